@@ -1,0 +1,42 @@
+// The one error type handlers throw, and the one map from its code to an HTTP status.
+
+export const errorStatus = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+
+  static invalid(field: string, message: string): ApiError {
+    return new ApiError("invalid_request", `Invalid ${field}: ${message}`, { details: [{ field, message }] });
+  }
+}

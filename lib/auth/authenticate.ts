@@ -1,0 +1,100 @@
+import { ApiError } from "../api/errors";
+import { db } from "../db";
+import { hashSecret, looksLikeKey, type Scope, SCOPES } from "./keys";
+import { SESSION_COOKIE } from "./session";
+
+export interface Principal {
+  keyId: string;
+  keyName: string;
+  scopes: Scope[];
+  via: "bearer" | "session";
+}
+
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="feedback"' };
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWritten = new Map<string, number>();
+
+function unauthorized(message: string): ApiError {
+  return new ApiError("unauthorized", message, { headers: CHALLENGE });
+}
+
+function toScopes(value: string): Scope[] {
+  return SCOPES.filter((s) => value.split(",").includes(s));
+}
+
+/** Records when a key was last used, at most once a minute per key and process. */
+function touch(keyId: string): void {
+  const now = Date.now();
+  if (now - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
+  lastUsedWritten.set(keyId, now);
+  db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {
+    lastUsedWritten.delete(keyId);
+  });
+}
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Who is calling: a Bearer key, else the dashboard's session cookie. Throws 401. */
+export async function authenticate(headers: Headers): Promise<Principal> {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!match?.[1]) throw unauthorized("The Authorization header must be: Bearer <API key>.");
+    const secret = match[1];
+    if (!looksLikeKey(secret)) throw unauthorized("The API key is not valid.");
+    const key = await db.apiKey.findUnique({
+      where: { hash: hashSecret(secret) },
+      select: { id: true, name: true, scopes: true, revokedAt: true },
+    });
+    if (!key) throw unauthorized("The API key is not valid.");
+    if (key.revokedAt) throw unauthorized("The API key has been revoked.");
+    touch(key.id);
+    return { keyId: key.id, keyName: key.name, scopes: toScopes(key.scopes), via: "bearer" };
+  }
+
+  const token = readCookie(headers.get("cookie"), SESSION_COOKIE);
+  if (token) {
+    const session = await db.session.findUnique({
+      where: { tokenHash: hashSecret(token) },
+      select: { expiresAt: true, apiKey: { select: { id: true, name: true, scopes: true, revokedAt: true } } },
+    });
+    if (session && session.expiresAt > new Date() && !session.apiKey.revokedAt) {
+      touch(session.apiKey.id);
+      return { keyId: session.apiKey.id, keyName: session.apiKey.name, scopes: toScopes(session.apiKey.scopes), via: "session" };
+    }
+    throw unauthorized("Your session has ended. Sign in again.");
+  }
+
+  throw unauthorized("Missing API key: send the header Authorization: Bearer <API key>.");
+}
+
+/**
+ * Refuses a session-authenticated write that a browser sent from another site. Bearer
+ * requests are not at risk: a browser never adds that header by itself.
+ */
+export function assertSameOrigin(headers: Headers, requestUrl: URL): void {
+  const site = headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new ApiError("forbidden", "Cross-site requests may not change data.");
+  }
+  const origin = headers.get("origin");
+  if (origin && origin !== "null") {
+    const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? requestUrl.host;
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new ApiError("forbidden", "Cross-site requests may not change data.");
+    }
+    if (originHost !== host) throw new ApiError("forbidden", "Cross-site requests may not change data.");
+  } else if (origin === "null") {
+    throw new ApiError("forbidden", "Cross-site requests may not change data.");
+  }
+}

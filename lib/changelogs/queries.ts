@@ -1,0 +1,64 @@
+import { db, dbEngine, Prisma } from "../db";
+import { fold, searchCondition, searchTerms } from "../search";
+import type { ListChangelogsQuery } from "./schemas";
+import { type ChangelogRow, serializeChangelog } from "./serialize";
+
+// Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
+// (updatedAt for a Draft, publishedAt once Published), ties by id.
+const ORDER = `t."status" ASC, t."sortAt" DESC, t."id" DESC`;
+
+function filters(query: ListChangelogsQuery): Prisma.Sql {
+  const where: Prisma.Sql[] = [];
+  if (query.id) where.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
+  if (query.status) where.push(Prisma.sql`t."status" = ${query.status}`);
+  if (query.labels) {
+    const keys = [...new Set(query.labels.map(fold))];
+    where.push(
+      Prisma.sql`t."id" IN (SELECT l."changelogId" FROM "ChangelogLabel" l WHERE l."nameKey" IN (${Prisma.join(keys)}))`,
+    );
+  }
+  const terms = searchTerms(query.search);
+  if (terms.length) where.push(searchCondition(dbEngine(), terms, "t", "ChangelogSearch"));
+  return where.length ? Prisma.sql`WHERE ${Prisma.join(where, " AND ")}` : Prisma.empty;
+}
+
+async function labelsOf(ids: string[]): Promise<Map<string, string[]>> {
+  const byId = new Map<string, string[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return byId;
+  const rows = await db.changelogLabel.findMany({ where: { changelogId: { in: ids } }, select: { changelogId: true, name: true } });
+  for (const row of rows) byId.get(row.changelogId)?.push(row.name);
+  return byId;
+}
+
+export async function listChangelogs(query: ListChangelogsQuery) {
+  const where = filters(query);
+  const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
+  const [countRows, rows] = await Promise.all([
+    db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`,
+    db.$queryRaw<ChangelogRow[]>`
+      SELECT t."id", t."title", t."content", t."status", t."publishedAt", t."createdAt", t."updatedAt"
+      FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`,
+  ]);
+  const labels = await labelsOf(rows.map((r) => r.id));
+  return {
+    changelogs: rows.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
+    total: Number(countRows[0]?.total ?? 0),
+  };
+}
+
+export async function getChangelog(id: string) {
+  const row = await db.changelog.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      title: true,
+      content: true,
+      status: true,
+      publishedAt: true,
+      createdAt: true,
+      updatedAt: true,
+      labels: { select: { name: true } },
+    },
+  });
+  return row ? serializeChangelog(row, row.labels.map((l) => l.name)) : null;
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+export const MAX_COMMENT_LENGTH = 10_000;
+
+export const commentParams = z.object({ commentId: z.string().min(1).max(200) });
+
+const pinFlag = z
+  .union([z.boolean(), z.string()], { error: "must be true or false" })
+  .transform((value, ctx) => {
+    if (typeof value === "boolean") return value;
+    const lower = value.trim().toLowerCase();
+    if (lower === "true") return true;
+    if (lower === "false") return false;
+    ctx.addIssue({ code: "custom", message: "must be true or false" });
+    return z.NEVER;
+  })
+  .meta({ description: "true pins the comment, false unpins it.", type: "boolean" } as Record<string, unknown>);
+
+export const updateCommentBody = z
+  .object({
+    commentDescription: z
+      .string({ error: "must be a string" })
+      .transform((s) => s.trim())
+      .pipe(
+        z
+          .string()
+          .min(1, "must not be empty")
+          .max(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`),
+      )
+      .optional()
+      .meta({ description: "The new text; trimmed; 1 to 10,000 characters." }),
+    pinComment: pinFlag.optional(),
+  })
+  .refine((b) => b.commentDescription !== undefined || b.pinComment !== undefined, {
+    message: "give commentDescription, pinComment or both",
+    path: ["body"],
+  });
+
+export type UpdateCommentBody = z.output<typeof updateCommentBody>;
+
+const isoDate = z.iso.datetime().meta({ example: "2026-01-02T03:04:05.000Z" });
+
+export const commentRecord = z
+  .object({
+    id: z.string(),
+    postId: z.string(),
+    commentDescription: z.string(),
+    pinned: z.boolean(),
+    pinnedAt: isoDate.nullable(),
+    postedById: z.string(),
+    createdAt: isoDate,
+    updatedAt: isoDate,
+  })
+  .meta({ id: "Comment" });
+
+export type CommentRecord = z.infer<typeof commentRecord>;

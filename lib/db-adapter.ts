@@ -1,0 +1,33 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { type Engine, engineOf, env, sqlitePath } from "./env";
+
+// Driver adapters for both engines, shared by the app, the command line and Prisma's CLI.
+
+export function resolveEngine(): Engine {
+  const forced = process.env.PRISMA_ENGINE;
+  if (forced === "sqlite" || forced === "postgres") return forced;
+  return engineOf(env().DATABASE_URL);
+}
+
+export function createAdapter(url = env().DATABASE_URL) {
+  const config = env();
+  if (engineOf(url) === "sqlite") {
+    const file = sqlitePath(url);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return new PrismaBetterSQLite3({ url: file, timeout: config.SQLITE_BUSY_TIMEOUT_MS });
+  }
+  return new PrismaPg({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+  });
+}
+
+export function createMigrationAdapter() {
+  return createAdapter();
+}

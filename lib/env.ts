@@ -1,0 +1,58 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The one place that reads process.env. Everything else asks this module.
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const schema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .default("")
+    .transform((url) => url || `file:${path.join(process.cwd(), "data", "feedback.db")}`)
+    .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
+      message: "must start with file: (SQLite) or postgres:// / postgresql:// (PostgreSQL)",
+    }),
+  PORT: integer(3000, 1, 65535),
+  HOSTNAME: z.string().default("0.0.0.0"),
+  // PostgreSQL pool: connections per process and how long to wait for one / for a statement.
+  DATABASE_POOL_SIZE: integer(10, 1, 200),
+  DATABASE_CONNECT_TIMEOUT_MS: integer(5000, 100, 120_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(15_000, 100, 600_000),
+  // SQLite: how long a writer waits for the lock before giving up.
+  SQLITE_BUSY_TIMEOUT_MS: integer(5000, 0, 120_000),
+  // Requests per minute a single API key may make; 0 turns the limit off.
+  RATE_LIMIT_PER_MINUTE: integer(600, 0, 1_000_000),
+  SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+export type Engine = "sqlite" | "postgres";
+
+export function engineOf(url: string): Engine {
+  return url.startsWith("file:") ? "sqlite" : "postgres";
+}
+
+/** The SQLite file a `file:` URL names, resolved against the working directory. */
+export function sqlitePath(url: string): string {
+  const rest = url.slice("file:".length).split("?")[0] ?? "";
+  return path.resolve(process.cwd(), rest);
+}
