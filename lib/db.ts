@@ -16,13 +16,9 @@ function createClient(): Db {
   const url = env().DATABASE_URL;
   const adapter = createAdapter(url);
   if (engineOf(url) === "sqlite") {
-    const client = new SqliteClient({ adapter: adapter as never });
-    // WAL lets readers go on while one writer commits; NORMAL is durable with WAL and
-    // spares an fsync per commit.
-    void client.$queryRawUnsafe("PRAGMA journal_mode = WAL").then(() =>
-      client.$queryRawUnsafe("PRAGMA synchronous = NORMAL"),
-    );
-    return client;
+    // The file is in WAL mode (set by `feedback migrate`, it persists), so readers never wait
+    // for the writer; the adapter's busy timeout makes a second writer wait instead of failing.
+    return new SqliteClient({ adapter: adapter as never });
   }
   return new PostgresClient({ adapter: adapter as never }) as unknown as Db;
 }

@@ -11,7 +11,7 @@ const schema = z.object({
     .string()
     .trim()
     .default("")
-    .transform((url) => url || `file:${path.join(process.cwd(), "data", "feedback.db")}`)
+    .transform((url) => url || `file:${path.join(/*turbopackIgnore: true*/ process.cwd(), "data", "feedback.db")}`)
     .refine((url) => /^(file:|postgres(ql)?:\/\/)/.test(url), {
       message: "must start with file: (SQLite) or postgres:// / postgresql:// (PostgreSQL)",
     }),
@@ -24,7 +24,7 @@ const schema = z.object({
   // SQLite: how long a writer waits for the lock before giving up.
   SQLITE_BUSY_TIMEOUT_MS: integer(5000, 0, 120_000),
   // Requests per minute a single API key may make; 0 turns the limit off.
-  RATE_LIMIT_PER_MINUTE: integer(600, 0, 1_000_000),
+  RATE_LIMIT_PER_MINUTE: integer(6000, 0, 10_000_000),
   SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -54,5 +54,5 @@ export function engineOf(url: string): Engine {
 /** The SQLite file a `file:` URL names, resolved against the working directory. */
 export function sqlitePath(url: string): string {
   const rest = url.slice("file:".length).split("?")[0] ?? "";
-  return path.resolve(process.cwd(), rest);
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), rest);
 }

@@ -1,0 +1,151 @@
+// The command line: `npm run -s feedback -- <command>`. Results go to stdout, logs and progress
+// to stderr; exit 0 on success, 1 with a one-line reason on failure.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
+import { db } from "../lib/db";
+import { ImportError, runImport } from "../lib/import/run";
+import { migrate } from "../lib/migrate";
+import { seed } from "../lib/seed/seed";
+
+const USAGE = `Usage: npm run -s feedback -- <command>
+
+Commands:
+  migrate                                   bring the database schema up to date
+  keys create --name NAME [--scopes read,write]
+                                            make an API key and print it (shown once)
+  keys list                                 list keys (never the secret)
+  keys revoke ID                            revoke a key
+  import FILE                               import a dataset (format version 1), all or nothing
+  seed [--posts N] [--seed S]               make deterministic demo data
+
+DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
+
+class UsageError extends Error {}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const info = (line: string) => process.stderr.write(`${line}\n`);
+
+function positiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} must be a whole number of at least 1`);
+  }
+  return Number(value);
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n");
+}
+
+async function keys(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === "create") {
+    const { values } = parseArgs({ args: rest, options: { name: { type: "string" }, scopes: { type: "string" } } });
+    const name = values.name?.trim();
+    if (!name) throw new UsageError("keys create needs --name NAME");
+    let scopes: ReturnType<typeof parseScopes> | undefined;
+    try {
+      scopes = values.scopes === undefined ? undefined : parseScopes(values.scopes);
+    } catch (error) {
+      throw new UsageError(`--scopes: ${(error as Error).message}`);
+    }
+    const created = await createKey(name, scopes);
+    info(`Created key ${created.id} "${created.name}" with scopes ${created.scopes.join(",")}. It is shown once; store it now.`);
+    out(created.key);
+    return;
+  }
+  if (sub === "list") {
+    parseArgs({ args: rest, options: {} });
+    const rows = await listKeys();
+    const time = (d: Date | null) => (d ? d.toISOString() : "-");
+    out(
+      table([
+        ["ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "REVOKED"],
+        ...rows.map((k) => [k.id, k.name, `${k.prefix}…`, k.scopes, time(k.createdAt), time(k.lastUsedAt), time(k.revokedAt)]),
+      ]),
+    );
+    return;
+  }
+  if (sub === "revoke") {
+    const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
+    if (positionals.length !== 1) throw new UsageError("keys revoke needs exactly one key ID (see keys list)");
+    const id = positionals[0] as string;
+    if (!(await revokeKey(id))) throw new Error(`no key has the ID ${id}`);
+    info(`Revoked key ${id}.`);
+    return;
+  }
+  throw new UsageError("keys takes create, list or revoke");
+}
+
+async function importCommand(args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError("import needs exactly one FILE");
+  const file = positionals[0] as string;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message;
+    throw new Error(`cannot read ${file}: ${reason}`);
+  }
+  const started = Date.now();
+  try {
+    const summary = await runImport(raw, (done, total) => info(`import: ${done}/${total} records`));
+    const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
+    out(`Imported ${parts.join(", ")} from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  } catch (error) {
+    if (error instanceof ImportError) {
+      for (const p of error.problems.slice(0, 50)) info(`  ${p.path}: ${p.message}`);
+      if (error.problems.length > 50) info(`  … and ${error.problems.length - 50} more`);
+      throw new Error(`import refused, nothing was written: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+async function seedCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { posts: { type: "string" }, seed: { type: "string" } } });
+  const posts = positiveInt(values.posts, "posts", 200);
+  const seedValue = positiveInt(values.seed, "seed", 1);
+  const started = Date.now();
+  const summary = await seed({ posts, seed: seedValue, progress: (m) => info(`seed: ${m}`) });
+  const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
+  out(`Seeded ${parts.join(", ")} (seed ${seedValue}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case "migrate":
+      parseArgs({ args, options: {} });
+      migrate();
+      return;
+    case "keys":
+      return keys(args);
+    case "import":
+      return importCommand(args);
+    case "seed":
+      return seedCommand(args);
+    case "help":
+    case "--help":
+    case "-h":
+      out(USAGE);
+      return;
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : "no command given");
+  }
+}
+
+main(process.argv.slice(2))
+  .then(() => db.$disconnect())
+  .catch(async (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`feedback: ${message.split("\n")[0]}\n`);
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`Run "npm run -s feedback -- help" for usage.\n`);
+    }
+    await db.$disconnect().catch(() => {});
+    process.exitCode = 1;
+  });

@@ -1,0 +1,193 @@
+import { db } from "../db";
+import { fold, searchTextOf } from "../search";
+
+// `feedback seed`: deterministic demo data that reads like a real product's feedback. The same
+// --posts and --seed always give the same rows. Every id starts with "demo_", and a new seed
+// first removes the previous demo rows, so seeding twice leaves one copy.
+
+export interface SeedOptions {
+  posts: number;
+  seed: number;
+  progress?: (message: string) => void;
+}
+
+export interface SeedSummary {
+  boards: number;
+  statuses: number;
+  users: number;
+  posts: number;
+  comments: number;
+  changelogs: number;
+}
+
+/** mulberry32: a small, fast PRNG with a 32-bit state; plenty for demo data. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const BOARDS = ["Feature requests", "Bug reports", "Integrations", "Mobile app", "Billing & accounts"];
+const STATUSES: [string, string][] = [
+  ["Open", "#64748b"],
+  ["Under review", "#8b5cf6"],
+  ["Planned", "#3b82f6"],
+  ["In progress", "#f59e0b"],
+  ["Complete", "#22c55e"],
+  ["Closed", "#ef4444"],
+];
+const FIRST = ["Ada", "Grace", "Alan", "Katherine", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia", "Tim", "Hedy", "Guido", "Anita", "Bjarne", "Sophie", "José", "Zoë", "Søren", "Chloé", "Mateo", "Aiko"];
+const LAST = ["Lovelace", "Hopper", "Turing", "Johnson", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra", "Perlman", "Berners-Lee", "Lamarr", "van Rossum", "Borg", "Stroustrup", "Wilson", "Müller", "Núñez", "Kierkegaard", "Dubois", "García", "Tanaka"];
+const FEATURES = ["dark mode", "SSO with Okta", "CSV export", "a Slack integration", "keyboard shortcuts", "two-factor authentication", "custom domains", "webhooks", "a public roadmap", "bulk editing", "saved filters", "an iOS widget", "Markdown in comments", "a Zapier app", "email digests", "audit logs", "team permissions", "a GitHub sync", "offline mode", "multi-language support"];
+const AREAS = ["the dashboard", "the mobile app", "the API", "the editor", "reports", "the billing page", "notifications", "search", "the changelog", "the widget"];
+const TITLES = ["Add {f} to {a}", "Support {f}", "Please bring {f} to {a}", "{F} for {a}", "Bug: {a} breaks with {f}", "Improve {a} performance", "Allow {f} in {a}", "Crash when opening {a}"];
+const SENTENCES = [
+  "Our team of {n} people relies on this every day.",
+  "Right now we work around it by hand, which takes hours each week.",
+  "Competitors already offer this, and customers keep asking us about it.",
+  "It would make {a} much easier to use on small screens.",
+  "This matters most for our enterprise customers.",
+  "Happy to beta test it if that helps.",
+  "Steps to reproduce: open {a}, switch teams, then reload the page.",
+  "Café owners in our community mention it constantly — très important!",
+  "We saw a 50% drop in usage after the last change to {a}.",
+  "A toggle in the settings would be enough for a first version.",
+];
+const REPLIES = [
+  "+1, we need this too.",
+  "Thanks for the detailed report! We are looking into it.",
+  "This is now on our roadmap for next quarter.",
+  "Any update on this? It blocks our rollout.",
+  "Workaround: export the data and re-import it after the change.",
+  "We shipped a first version behind a flag; let us know how it works for you.",
+  "Same here — it happens on Safari and Firefox.",
+  "Could you share which plan you are on?",
+];
+const LABELS = ["New", "Improved", "Fixed", "Security", "API", "Mobile"];
+
+const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+const pad = (n: number) => String(n).padStart(7, "0");
+
+function fill(template: string, rand: () => number): string {
+  const feature = pick(rand, FEATURES);
+  return template
+    .replace("{f}", feature)
+    .replace("{F}", feature[0]?.toUpperCase() + feature.slice(1))
+    .replace("{a}", pick(rand, AREAS))
+    .replace("{n}", String(2 + Math.floor(rand() * 200)));
+}
+
+const BATCH = 2000;
+
+export async function seed({ posts, seed: seedValue, progress = () => {} }: SeedOptions): Promise<SeedSummary> {
+  const rand = random(seedValue);
+  const userCount = Math.max(10, Math.min(50_000, Math.ceil(posts / 20)));
+  const changelogCount = Math.max(5, Math.ceil(posts / 20));
+  // A fixed "now", so the same seed gives the same times whenever it runs.
+  const end = Date.UTC(2026, 9, 1);
+  const span = 2 * 365 * 86_400_000;
+
+  progress("removing earlier demo data");
+  await db.$transaction([
+    db.comment.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+    db.post.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+    db.changelog.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+    db.user.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+    db.postStatus.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+    db.board.deleteMany({ where: { id: { startsWith: "demo_" } } }),
+  ]);
+
+  await db.board.createMany({ data: BOARDS.map((name, i) => ({ id: `demo_board_${i + 1}`, name })) });
+  await db.postStatus.createMany({
+    data: STATUSES.map(([name, color], i) => ({ id: `demo_status_${i + 1}`, name, color, position: i })),
+  });
+  for (let start = 0; start < userCount; start += BATCH) {
+    const data = [];
+    for (let i = start; i < Math.min(userCount, start + BATCH); i++) {
+      const name = `${pick(rand, FIRST)} ${pick(rand, LAST)}`;
+      const email = `user${i + 1}@example.com`;
+      data.push({ id: `demo_user_${pad(i + 1)}`, name, email, searchText: fold(`${name} ${email}`) });
+    }
+    await db.user.createMany({ data });
+  }
+
+  let commentTotal = 0;
+  for (let start = 0; start < posts; start += BATCH) {
+    const postRows = [];
+    const commentRows = [];
+    for (let i = start; i < Math.min(posts, start + BATCH); i++) {
+      const id = `demo_post_${pad(i + 1)}`;
+      const createdAt = new Date(end - span + Math.floor(((i + rand()) / posts) * span));
+      const title = fill(pick(rand, TITLES), rand);
+      const content = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => fill(pick(rand, SENTENCES), rand)).join(" ");
+      const statusIndex = Math.floor(rand() * (STATUSES.length + 1));
+      const comments = Math.floor(rand() * rand() * 6);
+      const upvotes = Math.floor(rand() ** 3 * 500);
+      let last = createdAt.getTime();
+      for (let c = 0; c < comments; c++) {
+        last += Math.floor(rand() * 3 * 86_400_000);
+        const at = new Date(Math.min(last, end));
+        const pinned = c === 0 && rand() < 0.15;
+        commentRows.push({
+          id: `demo_comment_${pad(i + 1)}_${c + 1}`,
+          postId: id,
+          postedById: `demo_user_${pad(1 + Math.floor(rand() * userCount))}`,
+          commentDescription: pick(rand, REPLIES),
+          pinned,
+          pinnedAt: pinned ? at : null,
+          createdAt: at,
+          updatedAt: at,
+        });
+      }
+      postRows.push({
+        id,
+        title,
+        content,
+        searchText: searchTextOf(title, content),
+        boardId: `demo_board_${1 + Math.floor(rand() * BOARDS.length)}`,
+        statusId: statusIndex < STATUSES.length ? `demo_status_${statusIndex + 1}` : null,
+        postedById: `demo_user_${pad(1 + Math.floor(rand() * userCount))}`,
+        upvotes,
+        commentCount: comments,
+        createdAt,
+        updatedAt: createdAt,
+      });
+    }
+    await db.$transaction([db.post.createMany({ data: postRows }), db.comment.createMany({ data: commentRows })]);
+    commentTotal += commentRows.length;
+    progress(`posts ${Math.min(posts, start + BATCH)}/${posts}`);
+  }
+
+  for (let start = 0; start < changelogCount; start += BATCH) {
+    const rows = [];
+    const labels = [];
+    for (let i = start; i < Math.min(changelogCount, start + BATCH); i++) {
+      const id = `demo_changelog_${pad(i + 1)}`;
+      const createdAt = new Date(end - span + Math.floor(((i + rand()) / changelogCount) * span));
+      const draft = rand() < 0.15;
+      const publishedAt = draft ? null : new Date(createdAt.getTime() + Math.floor(rand() * 86_400_000));
+      const updatedAt = publishedAt ?? createdAt;
+      const feature = pick(rand, FEATURES);
+      const title = `${draft ? "Coming soon" : "Shipped"}: ${feature}`;
+      const content = `## What's new\n\nYou asked for **${feature}**, and it is ${draft ? "almost" : "now"} here.\n\n- Works in ${pick(rand, AREAS)}\n- Available on every plan\n\nThanks to everyone who voted for it.`;
+      rows.push({ id, title, content, searchText: searchTextOf(title, content), status: draft ? "Draft" : "Published", publishedAt, sortAt: updatedAt, createdAt, updatedAt });
+      const chosen = new Set([pick(rand, LABELS), ...(rand() < 0.4 ? [pick(rand, LABELS)] : [])]);
+      for (const name of chosen) labels.push({ changelogId: id, name, nameKey: fold(name) });
+    }
+    await db.$transaction([db.changelog.createMany({ data: rows }), db.changelogLabel.createMany({ data: labels })]);
+  }
+
+  return {
+    boards: BOARDS.length,
+    statuses: STATUSES.length,
+    users: userCount,
+    posts,
+    comments: commentTotal,
+    changelogs: changelogCount,
+  };
+}
