@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageParams } from "../api/query";
 
 export const MAX_COMMENT_LENGTH = 10_000;
 
@@ -54,3 +55,13 @@ export const commentRecord = z
   .meta({ id: "Comment" });
 
 export type CommentRecord = z.infer<typeof commentRecord>;
+
+export const listCommentsQuery = z.object({ ...pageParams });
+export type ListCommentsQuery = z.output<typeof listCommentsQuery>;
+
+// A comment as a post's list shows it: the record PUT returns, plus who wrote it.
+export const postCommentRecord = commentRecord
+  .extend({ postedBy: z.object({ id: z.string(), name: z.string() }) })
+  .meta({ id: "PostComment" });
+
+export type PostCommentRecord = z.infer<typeof postCommentRecord>;

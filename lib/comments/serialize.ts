@@ -1,5 +1,5 @@
 import { iso, isoOrNull } from "../dates";
-import type { CommentRecord } from "./schemas";
+import type { CommentRecord, PostCommentRecord } from "./schemas";
 
 export interface CommentRow {
   id: string;
@@ -23,4 +23,12 @@ export function serializeComment(row: CommentRow): CommentRecord {
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
+}
+
+export interface PostCommentRow extends CommentRow {
+  postedBy: { id: string; name: string };
+}
+
+export function serializePostComment(row: PostCommentRow): PostCommentRecord {
+  return { ...serializeComment(row), postedBy: { id: row.postedBy.id, name: row.postedBy.name } };
 }

@@ -43,3 +43,5 @@ export const postRecord = z
   .meta({ id: "Post" });
 
 export type PostRecord = z.infer<typeof postRecord>;
+
+export const postParams = z.object({ postId: z.string().min(1).max(200) });

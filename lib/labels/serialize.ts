@@ -1,0 +1,10 @@
+import type { LabelRecord } from "./schemas";
+
+export interface LabelRow {
+  name: string;
+  changelogCount: number | bigint;
+}
+
+export function serializeLabel(row: LabelRow): LabelRecord {
+  return { name: row.name, changelogCount: Number(row.changelogCount) };
+}
