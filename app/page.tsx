@@ -1,8 +1,9 @@
-export default function Home() {
-  return (
-    <main>
-      <h1>Feedback</h1>
-      <p>The API lives under /api/v1.</p>
-    </main>
-  );
+import { redirect } from "next/navigation";
+import { pageSession } from "@/lib/auth/page-session";
+
+export const dynamic = "force-dynamic";
+
+// The home page is the posts list for a signed-in moderator, the sign-in page otherwise.
+export default async function Home() {
+  redirect((await pageSession()) ? "/posts" : "/login");
 }

@@ -6,11 +6,11 @@ import { serializeUser, type UserRow } from "./serialize";
 // Users have no trigram index (there are few of them next to posts), so each folded term is a
 // plain substring test on searchText; instr/strpos never treat %, _ or \ as wildcards.
 function filters(query: ListUsersQuery): Prisma.Sql {
-  const terms = searchTerms(query.search);
-  if (!terms.length) return Prisma.empty;
-  const test = dbEngine() === "postgres" ? "strpos" : "instr";
-  const conditions = terms.map((t) => Prisma.sql`${Prisma.raw(test)}(u."searchText", ${t}) > 0`);
-  return Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}`;
+  const conditions: Prisma.Sql[] = [];
+  if (query.id) conditions.push(Prisma.sql`u."id" IN (${Prisma.join(query.id)})`);
+  const test = Prisma.raw(dbEngine() === "postgres" ? "strpos" : "instr");
+  for (const term of searchTerms(query.search)) conditions.push(Prisma.sql`${test}(u."searchText", ${term}) > 0`);
+  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
 }
 
 /** Users by name, then id. */

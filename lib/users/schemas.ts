@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { pageParams, searchParam } from "../api/query";
+import { idsParam, pageParams, searchParam } from "../api/query";
 
 export const listUsersQuery = z.object({
+  id: idsParam.meta({ description: "User ids, comma-separated and/or repeated; at most 100." }),
   search: searchParam.meta({
     description: "Every whitespace-separated term must occur, case-insensitively, in the name or email. Alias: q.",
   }),
   ...pageParams,
 });
+export const USER_LIST_KEYS = ["id"] as const;
 export type ListUsersQuery = z.output<typeof listUsersQuery>;
 
 // The email stays out of the record: the dashboard only needs a name to pick an author, and

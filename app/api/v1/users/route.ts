@@ -2,12 +2,12 @@
 import { route, withApi } from "@/lib/api/handler";
 import { pagination } from "@/lib/api/responses";
 import { listUsers } from "@/lib/users/queries";
-import { listUsersQuery } from "@/lib/users/schemas";
+import { listUsersQuery, USER_LIST_KEYS } from "@/lib/users/schemas";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
-  GET: withApi({ scope: "read", query: listUsersQuery }, async ({ query }) => {
+  GET: withApi({ scope: "read", query: listUsersQuery, lists: USER_LIST_KEYS }, async ({ query }) => {
     const { users: list, total } = await listUsers(query);
     return { list, pagination: pagination(query.page, query.limit, total) };
   }),

@@ -1,0 +1,156 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { useUser, useUserSearch } from "@/lib/dashboard/queries";
+import type { UserRecord } from "@/lib/users/schemas";
+
+const DEBOUNCE_MS = 250;
+
+interface Props {
+  value: string | undefined;
+  onChange: (userId: string | undefined) => void;
+}
+
+const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
+
+/**
+ * The author filter: a combobox that searches users as you type (GET /users?search=). Arrow
+ * keys move through the suggestions, Enter picks one, Escape closes the list; typing a name in
+ * full picks that author without a click.
+ */
+export function AuthorFilter({ value, onChange }: Props) {
+  const id = useId();
+  const listId = `${id}-list`;
+  const selected = useUser(value);
+  const [text, setText] = useState("");
+  const [search, setSearch] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const typed = useRef(false);
+  const results = useUserSearch(search, open);
+  const users = results.data?.data ?? [];
+
+  // Show the chosen author's name (after a reload, or when the URL changes from elsewhere).
+  useEffect(() => {
+    if (!value) {
+      if (!typed.current) setText("");
+      return;
+    }
+    if (selected.data && !typed.current) setText(selected.data.name);
+  }, [value, selected.data]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(text.trim()), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+
+  useEffect(() => {
+    if (!typed.current || !results.data || search !== text.trim() || !search) return;
+    const exact = users.filter((u) => same(u.name, search));
+    if (exact.length === 1 && exact[0] && exact[0].id !== value) onChange(exact[0].id);
+  }, [results.data, search, text, users, value, onChange]);
+
+  function choose(user: UserRecord) {
+    typed.current = false;
+    setText(user.name);
+    setOpen(false);
+    setActive(-1);
+    if (user.id !== value) onChange(user.id);
+  }
+
+  function clear() {
+    typed.current = false;
+    setText("");
+    setOpen(false);
+    if (value) onChange(undefined);
+  }
+
+  function commitTyped() {
+    typed.current = false;
+    setOpen(false);
+    if (!text.trim()) {
+      if (value) onChange(undefined);
+    } else if (selected.data) {
+      setText(selected.data.name);
+    }
+  }
+
+  const activeUser = active >= 0 ? users[active] : undefined;
+  return (
+    <div className="field combo">
+      <label htmlFor={id}>Author</label>
+      <div className="combo-input-row">
+        <input
+          id={id}
+          className="input"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-activedescendant={activeUser ? `${id}-opt-${activeUser.id}` : undefined}
+          placeholder="Any author"
+          autoComplete="off"
+          spellCheck={false}
+          value={text}
+          onChange={(event) => {
+            typed.current = true;
+            setText(event.target.value);
+            setOpen(true);
+            setActive(-1);
+            if (!event.target.value.trim() && value) onChange(undefined);
+          }}
+          onFocus={() => setOpen(true)}
+          onBlur={commitTyped}
+          onKeyDown={(event) => {
+            if (event.key === "ArrowDown") {
+              event.preventDefault();
+              setOpen(true);
+              setActive((i) => Math.min(i + 1, users.length - 1));
+            } else if (event.key === "ArrowUp") {
+              event.preventDefault();
+              setActive((i) => Math.max(i - 1, 0));
+            } else if (event.key === "Enter") {
+              const pick = activeUser ?? (open && search === text.trim() ? users[0] : undefined);
+              if (pick) {
+                event.preventDefault();
+                choose(pick);
+              } else if (!text.trim()) {
+                clear();
+              }
+            } else if (event.key === "Escape" && open) {
+              event.preventDefault();
+              commitTyped();
+            }
+          }}
+        />
+        {value ? (
+          <button type="button" className="button button-ghost" onClick={clear} aria-label="Clear author filter">
+            ×
+          </button>
+        ) : null}
+      </div>
+      {open && (users.length > 0 || results.isFetched) ? (
+        <ul id={listId} className="combo-list" role="listbox" aria-label="Authors">
+          {users.map((user, i) => (
+            <li
+              key={user.id}
+              id={`${id}-opt-${user.id}`}
+              role="option"
+              aria-selected={user.id === value}
+              className={i === active ? "active" : undefined}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => choose(user)}
+            >
+              {user.name}
+            </li>
+          ))}
+          {results.isFetched && !users.length ? (
+            <li className="combo-empty" aria-disabled="true">
+              No author matches “{search}”.
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

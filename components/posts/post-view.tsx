@@ -1,0 +1,138 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { formatCount, formatDateTime } from "@/components/ui/format";
+import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { ApiRequestError } from "@/lib/dashboard/api";
+import { usePost, usePostComments } from "@/lib/dashboard/queries";
+import { CommentItem } from "./comment-item";
+import { LAST_POSTS_VIEW } from "./posts-view";
+
+function useBackHref(): string {
+  const [href, setHref] = useState("/posts");
+  useEffect(() => {
+    const last = sessionStorage.getItem(LAST_POSTS_VIEW);
+    if (last) setHref(`/posts?${last}`);
+  }, []);
+  return href;
+}
+
+export function PostView({ postId }: { postId: string }) {
+  const post = usePost(postId);
+  const comments = usePostComments(postId);
+  const backHref = useBackHref();
+
+  useEffect(() => {
+    if (post.data) document.title = `${post.data.data.title} · Feedback`;
+  }, [post.data]);
+
+  const back = (
+    <Link className="back-link" href={backHref}>
+      ← Back to posts
+    </Link>
+  );
+
+  if (post.isError) {
+    return (
+      <>
+        {back}
+        {post.error instanceof ApiRequestError && post.error.status === 404 ? (
+          <EmptyState title="This post does not exist.">It may have been deleted, or the link is wrong. Go back to the posts list.</EmptyState>
+        ) : (
+          <ErrorState title="The post could not be loaded." error={post.error} onRetry={() => post.refetch()} />
+        )}
+      </>
+    );
+  }
+
+  if (!post.data) {
+    return (
+      <>
+        {back}
+        <div className="detail" aria-busy="true">
+          <span className="visually-hidden">Loading the post…</span>
+          <Skeleton width="60%" />
+          <div style={{ height: 16 }} />
+          <Skeleton width="90%" />
+          <div style={{ height: 8 }} />
+          <Skeleton width="75%" />
+        </div>
+      </>
+    );
+  }
+
+  const p = post.data.data;
+  const list = comments.data?.pages.flatMap((page) => page.data) ?? [];
+  const total = comments.data?.pages[0]?.pagination.total ?? p.commentCount;
+  return (
+    <>
+      {back}
+      <article className="detail">
+        <h1>{p.title}</h1>
+        <dl className="meta">
+          <div>
+            <dt>Board</dt>
+            <dd>{p.board.name}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>{p.status ? <StatusBadge name={p.status.name} color={p.status.color} /> : "No status"}</dd>
+          </div>
+          <div>
+            <dt>Author</dt>
+            <dd>{p.postedBy.name}</dd>
+          </div>
+          <div>
+            <dt>Upvotes</dt>
+            <dd>{formatCount(p.upvotes)}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time>
+            </dd>
+          </div>
+        </dl>
+        <div className="content">{p.content || <span className="subtle">This post has no text.</span>}</div>
+      </article>
+
+      <section className="comments" aria-labelledby="comments-heading">
+        <h2 id="comments-heading">Comments ({formatCount(total)})</h2>
+        {comments.isError && !comments.data ? (
+          <ErrorState title="The comments could not be loaded." error={comments.error} onRetry={() => comments.refetch()} />
+        ) : !comments.data ? (
+          <div className="comment" aria-busy="true">
+            <span className="visually-hidden">Loading comments…</span>
+            <Skeleton width="30%" />
+            <div style={{ height: 10 }} />
+            <Skeleton width="85%" />
+          </div>
+        ) : list.length === 0 ? (
+          <EmptyState title="No comments yet.">Comments on this post will show here.</EmptyState>
+        ) : (
+          <>
+            <ol className="comment-list" aria-label="Comments, pinned first">
+              {list.map((comment) => (
+                <CommentItem key={comment.id} comment={comment} postId={postId} />
+              ))}
+            </ol>
+            {comments.hasNextPage ? (
+              <p>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => comments.fetchNextPage()}
+                  disabled={comments.isFetchingNextPage}
+                >
+                  {comments.isFetchingNextPage ? "Loading…" : "Show more comments"}
+                </button>
+              </p>
+            ) : null}
+          </>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+
+import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import type { BoardRecord } from "../boards/schemas";
+import type { ChangelogRecord } from "../changelogs/schemas";
+import type { PostCommentRecord } from "../comments/schemas";
+import type { LabelRecord } from "../labels/schemas";
+import type { PostRecord } from "../posts/schemas";
+import type { StatusRecord } from "../statuses/schemas";
+import type { UserRecord } from "../users/schemas";
+import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api";
+import {
+  boardKeys,
+  type ChangelogListParams,
+  changelogKeys,
+  commentKeys,
+  labelKeys,
+  type PostListParams,
+  postKeys,
+  statusKeys,
+  userKeys,
+} from "./query-keys";
+
+// The filters' option lists change rarely; the API's maximum page covers any sane install.
+const OPTIONS_LIMIT = 100;
+const COMMENTS_PAGE = 50;
+
+export function usePosts(params: PostListParams) {
+  return useQuery({
+    queryKey: postKeys.list(params),
+    queryFn: ({ signal }) => apiFetch<ListResponse<PostRecord>>(apiPath("/posts", { ...params }), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePost(postId: string) {
+  return useQuery({
+    queryKey: postKeys.detail(postId),
+    queryFn: ({ signal }) => apiFetch<ItemResponse<PostRecord>>(apiPath(`/posts/${encodeURIComponent(postId)}`), { signal }),
+  });
+}
+
+export function usePostComments(postId: string) {
+  return useInfiniteQuery({
+    queryKey: commentKeys.ofPost(postId),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      apiFetch<ListResponse<PostCommentRecord>>(
+        apiPath(`/posts/${encodeURIComponent(postId)}/comments`, { page: pageParam, limit: COMMENTS_PAGE }),
+        { signal },
+      ),
+    getNextPageParam: (last) => (last.pagination.hasNextPage ? last.pagination.page + 1 : undefined),
+  });
+}
+
+export function useChangelogs(params: ChangelogListParams) {
+  return useQuery({
+    queryKey: changelogKeys.list(params),
+    queryFn: ({ signal }) => apiFetch<ListResponse<ChangelogRecord>>(apiPath("/changelogs", { ...params }), { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useChangelog(changelogId: string) {
+  return useQuery({
+    queryKey: changelogKeys.detail(changelogId),
+    queryFn: ({ signal }) =>
+      apiFetch<ItemResponse<ChangelogRecord>>(apiPath(`/changelogs/${encodeURIComponent(changelogId)}`), { signal }),
+  });
+}
+
+export function useBoards() {
+  return useQuery({
+    queryKey: boardKeys.all,
+    queryFn: ({ signal }) => apiFetch<ListResponse<BoardRecord>>(apiPath("/boards", { limit: OPTIONS_LIMIT }), { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useStatuses() {
+  return useQuery({
+    queryKey: statusKeys.all,
+    queryFn: ({ signal }) => apiFetch<ListResponse<StatusRecord>>(apiPath("/statuses", { limit: OPTIONS_LIMIT }), { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useLabels() {
+  return useQuery({
+    queryKey: labelKeys.all,
+    queryFn: ({ signal }) => apiFetch<ListResponse<LabelRecord>>(apiPath("/labels", { limit: OPTIONS_LIMIT }), { signal }),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useUserSearch(search: string, enabled: boolean) {
+  return useQuery({
+    queryKey: userKeys.search(search),
+    queryFn: ({ signal }) => apiFetch<ListResponse<UserRecord>>(apiPath("/users", { search, limit: 8 }), { signal }),
+    enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+export function useUser(id: string | undefined) {
+  return useQuery({
+    queryKey: userKeys.byId(id ?? ""),
+    queryFn: ({ signal }) => apiFetch<ListResponse<UserRecord>>(apiPath("/users", { id: id ?? "" }), { signal }),
+    enabled: Boolean(id),
+    staleTime: 5 * 60_000,
+    select: (response) => response.data[0] ?? null,
+  });
+}
