@@ -1,0 +1,142 @@
+"use client";
+
+import { useCallback, useId } from "react";
+import { Pager } from "@/components/ui/pagination";
+import { SearchBox } from "@/components/ui/search-box";
+import { EmptyState, ErrorState } from "@/components/ui/states";
+import { useChangelogs, useLabels } from "@/lib/dashboard/queries";
+import { limitOf, listOf, pageOf, useUrlState } from "@/lib/dashboard/url-state";
+import { ChangelogsTable } from "./changelogs-table";
+
+const STATUSES = ["Draft", "Published"] as const;
+
+export function ChangelogsView() {
+  const id = useId();
+  const { params, update } = useUrlState();
+  const search = params.get("search") ?? "";
+  const status = STATUSES.find((s) => s === params.get("status")) ?? "";
+  const labels = listOf(params.get("labels"));
+  const page = pageOf(params.get("page"));
+  const limit = limitOf(params.get("limit"));
+  const changelogs = useChangelogs({ search: search || undefined, status: status || undefined, labels, page, limit });
+  const known = useLabels();
+
+  const setFilter = useCallback(
+    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
+    [update],
+  );
+  const filtered = Boolean(search || status || labels.length);
+  const clearFilters = () => update({ search: undefined, status: undefined, labels: undefined, page: undefined });
+
+  // Labels named in the URL stay choosable even if no changelog carries them any more.
+  const labelOptions = [...(known.data?.data.map((l) => l.name) ?? [])];
+  for (const label of labels) {
+    if (!labelOptions.some((o) => o.toLowerCase() === label.toLowerCase())) labelOptions.push(label);
+  }
+  const selectedLabels = labelOptions.filter((o) => labels.some((l) => l.toLowerCase() === o.toLowerCase()));
+
+  const data = changelogs.data;
+  return (
+    <>
+      <div className="page-header">
+        <h1>Changelogs</h1>
+      </div>
+      <search className="filters" aria-label="Filter changelogs">
+        <SearchBox label="Search changelogs" value={search} onSearch={(v) => setFilter("search", v, "replace")} placeholder="Words in the title or text" />
+        <div className="field">
+          <label htmlFor={`${id}-status`}>Status</label>
+          <select id={`${id}-status`} className="select" value={status} onChange={(e) => setFilter("status", e.target.value)}>
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-labels`}>Labels</label>
+          <select
+            id={`${id}-labels`}
+            className="select"
+            multiple
+            size={Math.min(Math.max(labelOptions.length, 2), 5)}
+            value={selectedLabels}
+            aria-describedby={`${id}-labels-hint`}
+            onChange={(e) => {
+              const chosen = [...e.target.selectedOptions].map((o) => o.value);
+              setFilter("labels", chosen.length ? chosen.join(",") : undefined);
+            }}
+          >
+            {labelOptions.map((label) => (
+              <option key={label} value={label}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <p id={`${id}-labels-hint`} className="hint">
+            Any of the chosen labels. Ctrl or ⌘ to choose several.
+            {labels.length ? (
+              <>
+                {" "}
+                <button type="button" className="button button-ghost button-small" onClick={() => setFilter("labels", undefined)}>
+                  Clear labels
+                </button>
+              </>
+            ) : null}
+          </p>
+        </div>
+      </search>
+
+      {changelogs.isError && !data ? (
+        <ErrorState title="The changelogs could not be loaded." error={changelogs.error} onRetry={() => changelogs.refetch()} />
+      ) : data && data.data.length === 0 ? (
+        data.pagination.total > 0 ? (
+          <EmptyState
+            title={`There is no page ${page}.`}
+            action={
+              <button type="button" className="button" onClick={() => update({ page: undefined })}>
+                Go to the first page
+              </button>
+            }
+          >
+            These filters match {data.pagination.total} changelogs, on {data.pagination.totalPages} pages.
+          </EmptyState>
+        ) : filtered ? (
+          <EmptyState
+            title="No changelogs match these filters."
+            action={
+              <button type="button" className="button" onClick={clearFilters}>
+                Clear filters
+              </button>
+            }
+          >
+            Try fewer search words, another status, or other labels.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No changelogs yet.">Changelogs appear here once they are written or imported.</EmptyState>
+        )
+      ) : (
+        <>
+          {changelogs.isError ? (
+            <div className="alert" role="alert">
+              Could not refresh the changelogs.{" "}
+              <button type="button" className="button button-small" onClick={() => changelogs.refetch()}>
+                Retry
+              </button>
+            </div>
+          ) : null}
+          <ChangelogsTable rows={data?.data} loading={!data} fetching={changelogs.isFetching} skeletonRows={Math.min(limit, 10)} />
+          {data ? (
+            <Pager
+              pagination={data.pagination}
+              noun={{ one: "changelog", many: "changelogs" }}
+              onPage={(next) => update({ page: next > 1 ? String(next) : undefined })}
+              onLimit={(next) => update({ limit: next === 10 ? undefined : String(next), page: undefined })}
+            />
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
