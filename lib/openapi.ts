@@ -167,9 +167,10 @@ export function openApiDocument(): JsonSchema {
   for (const schema of records) {
     if (!schema) continue;
     const id = idOf(schema);
-    const json = z.toJSONSchema(schema, { io: "output", target: "draft-2020-12", uri: (other) => `#/components/schemas/${other}` }) as JsonSchema & {
-      $defs?: Record<string, JsonSchema>;
-    };
+    // A registered schema comes back as {$ref: "#/$defs/Id", $defs}; point refs at components.
+    const json = JSON.parse(
+      JSON.stringify(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })).replaceAll("#/$defs/", "#/components/schemas/"),
+    ) as JsonSchema & { $defs?: Record<string, JsonSchema> };
     const { $schema: _, $defs, ...rest } = json;
     Object.assign(schemas, $defs ?? {});
     if (!("$ref" in rest)) schemas[id] = rest;
