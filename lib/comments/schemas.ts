@@ -15,7 +15,7 @@ const pinFlag = z
     ctx.addIssue({ code: "custom", message: "must be true or false" });
     return z.NEVER;
   })
-  .meta({ description: "true pins the comment, false unpins it.", type: "boolean" } as Record<string, unknown>);
+  .meta({ description: "true pins the comment, false unpins it (a boolean, or the strings true/false in any case)." });
 
 export const updateCommentBody = z
   .object({

@@ -1,0 +1,197 @@
+import { z } from "zod";
+import { changelogParams, changelogRecord, listChangelogsQuery } from "./changelogs/schemas";
+import { commentParams, commentRecord, updateCommentBody } from "./comments/schemas";
+import { listPostsQuery, postRecord } from "./posts/schemas";
+
+// The OpenAPI 3.1 document, built from the same zod schemas that validate requests and shape
+// responses, so it cannot drift from the code. Served at GET /api/v1/openapi.json.
+
+const errorBody = z
+  .object({
+    error: z.object({
+      code: z.enum([
+        "invalid_request",
+        "unauthorized",
+        "forbidden",
+        "not_found",
+        "method_not_allowed",
+        "payload_too_large",
+        "unsupported_media_type",
+        "rate_limited",
+        "internal_error",
+      ]),
+      message: z.string(),
+      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      requestId: z.string(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+const paginationRecord = z
+  .object({
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(100),
+    total: z.number().int().min(0),
+    totalPages: z.number().int().min(0),
+    hasNextPage: z.boolean(),
+  })
+  .meta({ id: "Pagination" });
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const idOf = (schema: z.ZodType) => (z.globalRegistry.get(schema)?.id as string | undefined) ?? "";
+
+function inline(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
+  return rest;
+}
+
+function parameters(schema: z.ZodObject, where: "query" | "path"): JsonSchema[] {
+  const json = inline(schema, "input") as { properties: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    const isArray = rest.type === "array";
+    return {
+      name,
+      in: where,
+      required: where === "path" || (json.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+      ...(isArray ? { style: "form", explode: true } : {}),
+    };
+  });
+}
+
+const errorResponses = (...codes: number[]) =>
+  Object.fromEntries(
+    codes.map((code) => [
+      String(code),
+      { description: ERROR_DESCRIPTIONS[code] ?? "Error", content: { "application/json": { schema: ref("Error") } } },
+    ]),
+  );
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "A parameter or field failed validation; details names each field.",
+  401: "Missing, malformed, unknown or revoked API key.",
+  403: "The key lacks the scope, or a cross-site browser write.",
+  404: "No such resource.",
+  405: "Wrong method; see the Allow header.",
+  413: "The body is over 64 KiB.",
+  415: "The body is neither form-urlencoded nor JSON.",
+  429: "Over the key's rate; see Retry-After.",
+};
+
+interface OperationSpec {
+  summary: string;
+  description?: string;
+  scope: "read" | "write";
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  one?: z.ZodType;
+  list?: z.ZodType;
+}
+
+function operation(spec: OperationSpec): JsonSchema {
+  const success = spec.list
+    ? {
+        type: "object",
+        properties: { data: { type: "array", items: ref(idOf(spec.list)) }, pagination: ref("Pagination") },
+        required: ["data", "pagination"],
+      }
+    : { type: "object", properties: { data: ref(idOf(spec.one as z.ZodType)) }, required: ["data"] };
+  const body = spec.body ? inline(spec.body, "input") : undefined;
+  return {
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    security: [{ bearer: [] }],
+    "x-scope": spec.scope,
+    parameters: [...(spec.params ? parameters(spec.params, "path") : []), ...(spec.query ? parameters(spec.query, "query") : [])],
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/x-www-form-urlencoded": { schema: body }, "application/json": { schema: body } },
+          },
+        }
+      : {}),
+    responses: {
+      "200": {
+        description: "Success.",
+        ...(spec.list ? { headers: { Link: { description: "RFC 8288 links: first, prev, next, last.", schema: { type: "string" } } } } : {}),
+        content: { "application/json": { schema: success } },
+      },
+      ...errorResponses(
+        ...(spec.body || spec.query || spec.params ? [400] : []),
+        401,
+        ...(spec.scope === "write" ? [403] : []),
+        ...(spec.params ? [404] : []),
+        405,
+        ...(spec.body ? [413, 415] : []),
+        429,
+      ),
+    },
+  };
+}
+
+/** Every path of the API. New endpoints register here. */
+export const operations: Record<string, Record<string, OperationSpec>> = {
+  "/posts": {
+    get: { summary: "List and filter posts", scope: "read", query: listPostsQuery, list: postRecord },
+  },
+  "/changelogs": {
+    get: { summary: "List and filter changelogs", scope: "read", query: listChangelogsQuery, list: changelogRecord },
+  },
+  "/changelogs/{changelogId}": {
+    get: { summary: "Get one changelog", scope: "read", params: changelogParams, one: changelogRecord },
+  },
+  "/comments/{commentId}": {
+    put: {
+      summary: "Edit or pin a comment",
+      description: "Give commentDescription, pinComment or both. Pinning stamps pinnedAt; unpinning clears it.",
+      scope: "write",
+      params: commentParams,
+      body: updateCommentBody,
+      one: commentRecord,
+    },
+  },
+};
+
+let cached: JsonSchema | undefined;
+
+export function openApiDocument(): JsonSchema {
+  if (cached) return cached;
+  const records = [errorBody, paginationRecord, ...Object.values(operations).flatMap((ops) => Object.values(ops).flatMap((o) => [o.one, o.list]))];
+  const schemas: Record<string, JsonSchema> = {};
+  for (const schema of records) {
+    if (!schema) continue;
+    const id = idOf(schema);
+    // A registered schema comes back as {$ref: "#/$defs/Id", $defs}; point refs at components.
+    const json = JSON.parse(
+      JSON.stringify(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })).replaceAll("#/$defs/", "#/components/schemas/"),
+    ) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const { $schema: _, $defs, ...rest } = json;
+    Object.assign(schemas, $defs ?? {});
+    if (!("$ref" in rest)) schemas[id] = rest;
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Feedback service API",
+      version: "1.0.0",
+      description:
+        "Posts, comments and changelogs. Every request carries Authorization: Bearer <API key>. Lists answer {data, pagination} and a Link header; errors answer {error: {code, message, details, requestId}}.",
+    },
+    servers: [{ url: "/api/v1" }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key starting with fbk_." } },
+      schemas,
+    },
+    paths: Object.fromEntries(
+      Object.entries(operations).map(([path, ops]) => [path, Object.fromEntries(Object.entries(ops).map(([m, spec]) => [m, operation(spec)]))]),
+    ),
+  };
+  return cached;
+}

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startApp, type TestApp } from "../support/app";
+import { dataset } from "../support/dataset";
+
+let app: TestApp;
+before(async () => {
+  app = await startApp({ dataset });
+});
+after(async () => {
+  await app?.stop();
+});
+
+const ENDPOINTS: [string, string, RequestInit?][] = [
+  ["GET", "/api/v1/posts"],
+  ["GET", "/api/v1/changelogs"],
+  ["GET", "/api/v1/changelogs/cl-dark"],
+  ["PUT", "/api/v1/comments/c-first", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "pinComment=true" }],
+];
+
+describe("authentication", () => {
+  const bad: [string, Record<string, string>][] = [
+    ["no header", {}],
+    ["an empty header", { authorization: "" }],
+    ["Basic auth", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["Bearer with no key", { authorization: "Bearer " }],
+    ["an unknown key", { authorization: `Bearer fbk_${"A".repeat(43)}` }],
+    ["a key without the prefix", { authorization: `Bearer ${"A".repeat(43)}` }],
+    ["two keys", { authorization: "Bearer fbk_a fbk_b" }],
+  ];
+  for (const [method, path, init] of ENDPOINTS) {
+    for (const [name, headers] of bad) {
+      it(`${method} ${path} with ${name}: 401 and a Bearer challenge`, async () => {
+        const { status, body, headers: h } = await app.json(path, { ...init, method, headers: { ...(init?.headers as object), ...headers }, key: null });
+        assert.equal(status, 401);
+        assert.equal(body.error.code, "unauthorized");
+        assert.equal(h.get("www-authenticate"), 'Bearer realm="feedback"');
+        assert.equal(h.get("content-type"), "application/json; charset=utf-8");
+      });
+    }
+  }
+
+  it("accepts the scheme in any case", async () => {
+    const { status } = await app.json("/api/v1/posts", { headers: { authorization: `bearer ${app.keys.read}` }, key: null });
+    assert.equal(status, 200);
+  });
+
+  it("checks the key before anything else: 401 beats 404, 400, 405, 413 and 415", async () => {
+    const cases: [string, RequestInit][] = [
+      ["/api/v1/changelogs/cl-nope", {}],
+      ["/api/v1/posts?limit=0", {}],
+      ["/api/v1/nowhere", {}],
+      ["/api/v1/posts", { method: "DELETE" }],
+      ["/api/v1/comments/c-first", { method: "PUT", headers: { "content-type": "text/plain" }, body: "x" }],
+      ["/api/v1/comments/c-first", { method: "PUT", headers: { "content-type": "application/json" }, body: "x".repeat(70_000) }],
+    ];
+    for (const [path, init] of cases) {
+      const { status } = await app.json(path, { ...init, key: null });
+      assert.equal(status, 401, `${init.method ?? "GET"} ${path}`);
+    }
+  });
+
+  it("lets a read-only key read", async () => {
+    for (const path of ["/api/v1/posts", "/api/v1/changelogs", "/api/v1/changelogs/cl-dark"]) {
+      assert.equal((await app.json(path, { key: app.keys.read })).status, 200, path);
+    }
+  });
+
+  it("refuses a revoked key at once, and records when a key was last used", async () => {
+    const created = await app.cli(["keys", "create", "--name", "short-lived"]);
+    const key = created.stdout.trim();
+    assert.equal((await app.json("/api/v1/posts", { key })).status, 200);
+    const listed = await app.cli(["keys", "list"]);
+    const row = listed.stdout.split("\n").find((line) => line.includes("short-lived")) ?? "";
+    assert.match(row, /\d{4}-\d\d-\d\dT[^ ]+ +-$/, "last used is set, revoked is not");
+    assert.ok(!listed.stdout.includes(key), "keys list never shows the secret");
+    const id = row.split(/\s+/)[0] as string;
+    const revoked = await app.cli(["keys", "revoke", id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    const { status, body } = await app.json("/api/v1/posts", { key });
+    assert.equal(status, 401);
+    assert.equal(body.error.code, "unauthorized");
+  });
+});
+
+describe("conventions of every response", () => {
+  it("echoes a sane X-Request-Id and replaces an unsafe one", async () => {
+    const echoed = await app.request("/api/v1/posts", { headers: { "x-request-id": "trace-123" } });
+    assert.equal(echoed.headers.get("x-request-id"), "trace-123");
+    const unsafe = await app.request("/api/v1/posts", { headers: { "x-request-id": "bad id\twith spaces" } });
+    assert.notEqual(unsafe.headers.get("x-request-id"), "bad id\twith spaces");
+    assert.match(unsafe.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+    const error = await app.json("/api/v1/posts?limit=0", { headers: { "x-request-id": "trace-456" } });
+    assert.equal(error.body.error.requestId, "trace-456");
+  });
+
+  it("answers a JSON 404 for unknown paths under /api/v1", async () => {
+    for (const path of ["/api/v1/nowhere", "/api/v1", "/api/v1/posts/p-dark/votes/1", "/api/v1/comments"]) {
+      const { status, body, headers } = await app.json(path);
+      assert.equal(status, 404, path);
+      assert.equal(body.error.code, "not_found", path);
+      assert.equal(headers.get("content-type"), "application/json; charset=utf-8");
+      assert.ok(headers.get("x-request-id"));
+    }
+  });
+
+  const wrongMethods: [string, string, string][] = [
+    ["POST", "/api/v1/posts", "GET, HEAD, OPTIONS"],
+    ["DELETE", "/api/v1/posts", "GET, HEAD, OPTIONS"],
+    ["PUT", "/api/v1/changelogs", "GET, HEAD, OPTIONS"],
+    ["PATCH", "/api/v1/changelogs/cl-dark", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/v1/comments/c-first", "PUT, OPTIONS"],
+    ["POST", "/api/v1/comments/c-first", "PUT, OPTIONS"],
+    ["DELETE", "/api/v1/comments/c-first", "PUT, OPTIONS"],
+  ];
+  for (const [method, path, allow] of wrongMethods) {
+    it(`${method} ${path}: 405 with Allow: ${allow}`, async () => {
+      const { status, body, headers } = await app.json(path, { method });
+      assert.equal(status, 405);
+      assert.equal(body.error.code, "method_not_allowed");
+      assert.equal(headers.get("allow"), allow);
+    });
+  }
+});
+
+describe("rate limits", () => {
+  it("answers 429 with Retry-After once a key is over its rate, and other keys go on", async () => {
+    const limited = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "5" } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await limited.json("/api/v1/posts")).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      const { body, headers } = await limited.json("/api/v1/posts");
+      assert.equal(body.error.code, "rate_limited");
+      assert.ok(Number(headers.get("retry-after")) >= 1);
+      assert.equal((await limited.json("/api/v1/posts", { key: limited.keys.read })).status, 200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+// Starts the production build of the app on a throwaway database, as a real HTTP server, for
+// API tests. TEST_ENGINE picks SQLite (default) or PostgreSQL; for PostgreSQL, TEST_POSTGRES_URL
+// is an admin URL with which each app creates its own database and drops it on stop.
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const run = promisify(execFile);
+
+export type Engine = "sqlite" | "postgres";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestApp {
+  engine: Engine;
+  url: string;
+  databaseUrl: string;
+  keys: { write: string; read: string };
+  /** fetch against the app; `key` null sends no Authorization header. */
+  request(pathname: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  json<T = any>(pathname: string, init?: RequestInit & { key?: string | null }): Promise<{ status: number; body: T; headers: Headers }>;
+  cli(args: string[]): Promise<CliResult>;
+  stop(): Promise<void>;
+}
+
+export function testEngine(): Engine {
+  const engine = process.env.TEST_ENGINE ?? "sqlite";
+  if (engine !== "sqlite" && engine !== "postgres") throw new Error(`TEST_ENGINE must be sqlite or postgres, not ${engine}`);
+  return engine;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs `feedback` (the command line) against a database, as a separate process. */
+export async function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "cli/feedback.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+export interface ThrowawayDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database of the engine under test, migrated. */
+export async function createDatabase(engine: Engine = testEngine()): Promise<ThrowawayDatabase> {
+  let database: ThrowawayDatabase;
+  if (engine === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-test-"));
+    database = { url: `file:${path.join(dir, "test.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  } else {
+    const admin = process.env.TEST_POSTGRES_URL;
+    if (!admin) throw new Error("TEST_ENGINE=postgres needs TEST_POSTGRES_URL (an admin URL; scripts/postgres-ci.sh prints one)");
+    const name = `feedback_test_${randomBytes(6).toString("hex")}`;
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    await client.query(`CREATE DATABASE "${name}"`);
+    await client.end();
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    database = {
+      url: url.toString(),
+      drop: async () => {
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const migrated = await runCli(database.url, ["migrate"]);
+  if (migrated.code !== 0) {
+    await database.drop();
+    throw new Error(`migrate failed: ${migrated.stderr}`);
+  }
+  return database;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the app exited early (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the app did not answer within 60 s:\n${output()}`);
+}
+
+export function distDir(): string {
+  return process.env.NEXT_DIST_DIR ?? ".next";
+}
+
+export async function startApp(options: { dataset?: unknown; env?: Record<string, string> } = {}): Promise<TestApp> {
+  if (!fs.existsSync(path.join(root, distDir(), "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir()}: run "npx next build" first (npm test does).`);
+  }
+  const engine = testEngine();
+  const database = await createDatabase(engine);
+  const cli = (args: string[]) => runCli(database.url, args);
+  try {
+    if (options.dataset) {
+      const file = path.join(os.tmpdir(), `feedback-dataset-${randomBytes(6).toString("hex")}.json`);
+      fs.writeFileSync(file, JSON.stringify(options.dataset));
+      const imported = await cli(["import", file]);
+      fs.rmSync(file, { force: true });
+      if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+    }
+    const write = await cli(["keys", "create", "--name", "test-write"]);
+    const read = await cli(["keys", "create", "--name", "test-read", "--scopes", "read"]);
+    if (write.code !== 0 || read.code !== 0) throw new Error(`keys create failed: ${write.stderr}${read.stderr}`);
+    const keys = { write: write.stdout.trim(), read: read.stdout.trim() };
+
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    let output = "";
+    const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        NODE_ENV: "production",
+        RATE_LIMIT_PER_MINUTE: "0",
+        LOG_LEVEL: "warn",
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    await waitForHealth(url, child, () => output);
+
+    const request: TestApp["request"] = (pathname, init = {}) => {
+      const { key = keys.write, headers, ...rest } = init;
+      const h = new Headers(headers);
+      if (key !== null && !h.has("authorization")) h.set("authorization", `Bearer ${key}`);
+      return fetch(`${url}${pathname}`, { ...rest, headers: h });
+    };
+    return {
+      engine,
+      url,
+      databaseUrl: database.url,
+      keys,
+      request,
+      async json(pathname, init) {
+        const res = await request(pathname, init);
+        const text = await res.text();
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new Error(`${pathname} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`);
+        }
+        return { status: res.status, body: body as any, headers: res.headers };
+      },
+      cli,
+      async stop() {
+        if (child.exitCode === null) {
+          const exited = new Promise((r) => child.once("exit", r));
+          child.kill("SIGTERM");
+          await exited;
+        }
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
