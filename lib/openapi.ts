@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { changelogParams, changelogRecord, listChangelogsQuery } from "./changelogs/schemas";
-import { commentParams, commentRecord, updateCommentBody } from "./comments/schemas";
-import { listPostsQuery, postRecord } from "./posts/schemas";
+import { boardRecord, listBoardsQuery } from "./boards/schemas";
+import { commentParams, commentRecord, listCommentsQuery, postCommentRecord, updateCommentBody } from "./comments/schemas";
+import { labelRecord, listLabelsQuery } from "./labels/schemas";
+import { listPostsQuery, postParams, postRecord } from "./posts/schemas";
+import { listStatusesQuery, statusRecord } from "./statuses/schemas";
+import { listUsersQuery, userRecord } from "./users/schemas";
 
 // The OpenAPI 3.1 document, built from the same zod schemas that validate requests and shape
 // responses, so it cannot drift from the code. Served at GET /api/v1/openapi.json.
@@ -139,6 +143,49 @@ function operation(spec: OperationSpec): JsonSchema {
 export const operations: Record<string, Record<string, OperationSpec>> = {
   "/posts": {
     get: { summary: "List and filter posts", scope: "read", query: listPostsQuery, list: postRecord },
+  },
+  "/posts/{postId}": {
+    get: { summary: "Get one post", scope: "read", params: postParams, one: postRecord },
+  },
+  "/posts/{postId}/comments": {
+    get: {
+      summary: "List a post's comments",
+      description: "Pinned comments first, then oldest first; ties by id. An unknown post is a 404.",
+      scope: "read",
+      params: postParams,
+      query: listCommentsQuery,
+      list: postCommentRecord,
+    },
+  },
+  "/boards": {
+    get: { summary: "List boards", description: "By name, then id.", scope: "read", query: listBoardsQuery, list: boardRecord },
+  },
+  "/statuses": {
+    get: {
+      summary: "List post statuses",
+      description: "In workflow order.",
+      scope: "read",
+      query: listStatusesQuery,
+      list: statusRecord,
+    },
+  },
+  "/users": {
+    get: {
+      summary: "Find users",
+      description: "By name, then id. The dashboard's author filter searches here.",
+      scope: "read",
+      query: listUsersQuery,
+      list: userRecord,
+    },
+  },
+  "/labels": {
+    get: {
+      summary: "List changelog labels",
+      description: "Distinct labels (compared case-insensitively), alphabetically, with how many changelogs carry each.",
+      scope: "read",
+      query: listLabelsQuery,
+      list: labelRecord,
+    },
   },
   "/changelogs": {
     get: { summary: "List and filter changelogs", scope: "read", query: listChangelogsQuery, list: changelogRecord },
