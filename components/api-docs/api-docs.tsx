@@ -79,8 +79,7 @@ export function ApiDocs({ document }: { document: Json }) {
           return (
             <section key={`${method} ${path}`} className="detail endpoint" id={`${method}-${path.replace(/[^a-z0-9]+/gi, "-")}`}>
               <h2>
-                <span className="method">{method.toUpperCase()}</span>
-                <code>/api/v1{path}</code>
+                <span className="method">{method.toUpperCase()}</span> <code>/api/v1{path}</code>
               </h2>
               <p>
                 <strong>{String(operation.summary ?? "")}</strong>

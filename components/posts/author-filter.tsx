@@ -124,13 +124,14 @@ export function AuthorFilter({ value, onChange }: Props) {
           }}
         />
         {value ? (
-          <button type="button" className="button button-ghost" onClick={clear} aria-label="Clear author filter">
-            ×
+          <button type="button" className="button button-ghost" onClick={clear}>
+            <span aria-hidden="true">×</span>
+            <span className="visually-hidden">Clear author filter</span>
           </button>
         ) : null}
       </div>
       {open && (users.length > 0 || results.isFetched) ? (
-        <ul id={listId} className="combo-list" role="listbox" aria-label="Authors">
+        <ul id={listId} className="combo-list" role="listbox" aria-label="Suggestions">
           {users.map((user, i) => (
             <li
               key={user.id}

@@ -1,0 +1,65 @@
+import path from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { signIn } from "./support";
+
+// The README's screenshots (docs/screenshots/), taken from the real app on the fixture data,
+// plus phone-width and dark-theme views under test-results/ for checking the layout by eye.
+
+const docs = path.join(__dirname, "..", "docs", "screenshots");
+const review = path.join(__dirname, "..", "test-results", "screens");
+
+async function settled(page: Page) {
+  const table = page.getByRole("table");
+  if (await table.count()) await expect(table).toHaveAttribute("aria-busy", "false");
+  await expect(page.locator(".skeleton")).toHaveCount(0);
+}
+
+const views = [
+  { name: "posts", path: "/posts", ready: (page: Page) => expect(page.getByRole("link", { name: "Dark mode for the dashboard" })).toBeVisible() },
+  {
+    name: "post-pinned-comment",
+    path: "/posts/p-dark",
+    ready: (page: Page) => expect(page.getByText("Pinned", { exact: true })).toBeVisible(),
+  },
+  {
+    name: "changelog",
+    path: "/changelogs/cl-dark",
+    ready: (page: Page) => expect(page.getByRole("heading", { name: "Dark mode", level: 2 })).toBeVisible(),
+  },
+];
+
+test("README screenshots, light theme at desktop width", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light", reducedMotion: "reduce" });
+  await signIn(page);
+  for (const view of views) {
+    await page.goto(view.path);
+    await view.ready(page);
+    await settled(page);
+    await page.screenshot({ path: path.join(docs, `${view.name}.png`) });
+  }
+});
+
+test("layout review: 375 px phone and dark theme", async ({ page }) => {
+  await signIn(page);
+  for (const [label, size, scheme] of [
+    ["phone", { width: 375, height: 812 }, "light"],
+    ["dark", { width: 1280, height: 800 }, "dark"],
+    ["phone-dark", { width: 375, height: 812 }, "dark"],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    for (const view of [...views, { name: "changelogs", path: "/changelogs", ready: async (_: Page) => {} }]) {
+      await page.goto(view.path);
+      await view.ready(page);
+      await settled(page);
+      await page.screenshot({ path: path.join(review, `${view.name}-${label}.png`), fullPage: label !== "dark" });
+      // Nothing may stick out sideways on a phone.
+      if (size.width === 375) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${view.path} at 375 px`).toBeLessThanOrEqual(0);
+      }
+    }
+  }
+  await page.goto("/login");
+});
