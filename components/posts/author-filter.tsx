@@ -28,7 +28,14 @@ export function AuthorFilter({ value, onChange }: Props) {
   const [active, setActive] = useState(-1);
   const typed = useRef(false);
   const results = useUserSearch(search, open);
-  const users = results.data?.data ?? [];
+  // Until the answer for what is typed now arrives, narrow the last answer by the typed text,
+  // so arrow keys and Enter never land on a name that no longer fits.
+  const current = search === text.trim() && !results.isPlaceholderData && results.isSuccess;
+  const users = (results.data?.data ?? []).filter(
+    (u) => current || u.name.toLocaleLowerCase().includes(text.trim().toLocaleLowerCase()),
+  );
+  const pendingEnter = useRef(false);
+  const autoPicked = useRef<string | undefined>(undefined);
 
   // Show the chosen author's name (after a reload, or when the URL changes from elsewhere).
   useEffect(() => {
@@ -40,15 +47,28 @@ export function AuthorFilter({ value, onChange }: Props) {
   }, [value, selected.data]);
 
   useEffect(() => {
-    const timer = setTimeout(() => setSearch(text.trim()), DEBOUNCE_MS);
+    const timer = setTimeout(() => {
+      setSearch(text.trim());
+      setActive(-1);
+    }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text]);
 
   useEffect(() => {
-    if (!typed.current || !results.data || search !== text.trim() || !search) return;
+    if (!current || !pendingEnter.current) return;
+    pendingEnter.current = false;
+    if (users[0]) choose(users[0]);
+  });
+
+  useEffect(() => {
+    if (!typed.current || !current || !search) return;
     const exact = users.filter((u) => same(u.name, search));
-    if (exact.length === 1 && exact[0] && exact[0].id !== value) onChange(exact[0].id);
-  }, [results.data, search, text, users, value, onChange]);
+    const match = exact.length === 1 ? exact[0] : undefined;
+    if (match && match.id !== value && match.id !== autoPicked.current) {
+      autoPicked.current = match.id;
+      onChange(match.id);
+    }
+  }, [current, search, users, value, onChange]);
 
   function choose(user: UserRecord) {
     typed.current = false;
@@ -110,13 +130,12 @@ export function AuthorFilter({ value, onChange }: Props) {
               event.preventDefault();
               setActive((i) => Math.max(i - 1, 0));
             } else if (event.key === "Enter") {
-              const pick = activeUser ?? (open && search === text.trim() ? users[0] : undefined);
-              if (pick) {
-                event.preventDefault();
-                choose(pick);
-              } else if (!text.trim()) {
-                clear();
-              }
+              event.preventDefault();
+              if (!text.trim()) clear();
+              else if (activeUser) choose(activeUser);
+              else if (current) {
+                if (users[0]) choose(users[0]);
+              } else pendingEnter.current = true;
             } else if (event.key === "Escape" && open) {
               event.preventDefault();
               commitTyped();
