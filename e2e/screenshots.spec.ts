@@ -1,12 +1,13 @@
+import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { signIn } from "./support";
 
 // The README's screenshots (docs/screenshots/), taken from the real app on the fixture data,
-// plus phone-width and dark-theme views under test-results/ for checking the layout by eye.
+// plus phone-width and dark-theme views in E2E_REVIEW_DIR (default: the temp dir) for checking the layout by eye.
 
 const docs = path.join(__dirname, "..", "docs", "screenshots");
-const review = path.join(__dirname, "..", "test-results", "screens");
+const review = process.env.E2E_REVIEW_DIR ?? path.join(os.tmpdir(), "feedback-e2e-screens");
 
 async function settled(page: Page) {
   const table = page.getByRole("table");
@@ -49,7 +50,11 @@ test("layout review: 375 px phone and dark theme", async ({ page }) => {
   ] as const) {
     await page.setViewportSize(size);
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    for (const view of [...views, { name: "changelogs", path: "/changelogs", ready: async (_: Page) => {} }]) {
+    const more = [
+      { name: "changelogs", path: "/changelogs", ready: async (_: Page) => {} },
+      { name: "api-docs", path: "/api-docs", ready: async (_: Page) => {} },
+    ];
+    for (const view of [...views, ...more]) {
       await page.goto(view.path);
       await view.ready(page);
       await settled(page);
@@ -61,5 +66,8 @@ test("layout review: 375 px phone and dark theme", async ({ page }) => {
       }
     }
   }
+  await page.context().clearCookies();
   await page.goto("/login");
+  await expect(page.getByLabel("API key")).toBeFocused();
+  await page.screenshot({ path: path.join(review, "login-phone-dark.png") });
 });

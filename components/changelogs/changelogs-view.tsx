@@ -60,7 +60,7 @@ export function ChangelogsView() {
             id={`${id}-labels`}
             className="select"
             multiple
-            size={Math.min(Math.max(labelOptions.length, 2), 5)}
+            size={Math.min(Math.max(labelOptions.length, 2), 6)}
             value={selectedLabels}
             aria-describedby={`${id}-labels-hint`}
             onChange={(e) => {

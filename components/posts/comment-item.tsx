@@ -64,7 +64,6 @@ export function CommentItem({ comment, postId }: { comment: PostCommentRecord; p
           <time className="subtle" dateTime={comment.createdAt}>
             {formatDateTime(comment.createdAt)}
           </time>
-          {comment.updatedAt !== comment.createdAt ? <span className="subtle">(edited)</span> : null}
           {comment.pinned ? <span className="badge pin-badge">Pinned</span> : null}
         </div>
         {editing ? (
