@@ -10,7 +10,7 @@ const docs = path.join(__dirname, "..", "docs", "screenshots");
 const review = process.env.E2E_REVIEW_DIR ?? path.join(os.tmpdir(), "feedback-e2e-screens");
 
 async function settled(page: Page) {
-  const table = page.getByRole("table");
+  const table = page.locator("table[aria-busy]");
   if (await table.count()) await expect(table).toHaveAttribute("aria-busy", "false");
   await expect(page.locator(".skeleton")).toHaveCount(0);
 }
