@@ -146,3 +146,44 @@ test("an unknown post says so", async ({ page }) => {
   await page.goto("/posts/p-does-not-exist");
   await expect(page.getByRole("heading", { name: "This post does not exist." })).toBeVisible();
 });
+
+test("a failed load shows what went wrong and a Retry that recovers", async ({ page }) => {
+  let fail = true;
+  await page.route(
+    (url) => url.pathname === "/api/v1/posts",
+    (route) =>
+      fail
+        ? route.fulfill({
+            status: 503,
+            contentType: "application/json; charset=utf-8",
+            body: JSON.stringify({ error: { code: "internal_error", message: "The database is restarting.", requestId: "e2e" } }),
+          })
+        : route.continue(),
+  );
+  await page.goto("/posts?sortBy=top");
+  await expect(page.getByRole("heading", { name: "The posts could not be loaded." })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText("The database is restarting.")).toBeVisible();
+  fail = false;
+  await page.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByRole("link", { name: "Dark mode for the dashboard" })).toBeVisible();
+});
+
+test("works from the keyboard alone, with visible focus", async ({ page }) => {
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  const search = page.getByRole("searchbox", { name: "Search posts" });
+  await expect(search).toBeFocused();
+  expect(await search.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("solid");
+  await page.keyboard.type("offline");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/search=offline/);
+  // Board, Status, Author, Sort, then the first post's link.
+  for (let i = 0; i < 5; i++) await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Offline mode on the phone" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Offline mode on the phone", level: 1 })).toBeVisible();
+});

@@ -55,6 +55,7 @@ export function LoginForm() {
           placeholder="fbk_…"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+          // biome-ignore lint/a11y/noAutofocus: the page exists for this one field
           autoFocus
         />
         <p id={`${id}-hint`} className="hint">

@@ -150,10 +150,12 @@ export function AuthorFilter({ value, onChange }: Props) {
         ) : null}
       </div>
       {open && (users.length > 0 || results.isFetched) ? (
-        <ul id={listId} className="combo-list" role="listbox" aria-label="Suggestions">
+        <div id={listId} className="combo-list" role="listbox" aria-label="Suggestions">
           {users.map((user, i) => (
-            <li
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard chooses through the combobox input (aria-activedescendant)
+            <div
               key={user.id}
+              tabIndex={-1}
               id={`${id}-opt-${user.id}`}
               role="option"
               aria-selected={user.id === value}
@@ -162,14 +164,12 @@ export function AuthorFilter({ value, onChange }: Props) {
               onClick={() => choose(user)}
             >
               {user.name}
-            </li>
+            </div>
           ))}
           {results.isFetched && !users.length ? (
-            <li className="combo-empty" aria-disabled="true">
-              No author matches “{search}”.
-            </li>
+            <div className="combo-empty">No author matches “{search}”.</div>
           ) : null}
-        </ul>
+        </div>
       ) : null}
     </div>
   );
