@@ -32,6 +32,8 @@ export function SearchBox({ label, value, onSearch, placeholder }: Props) {
   useEffect(() => {
     if (text.trim() === reported.current.trim()) return;
     const timer = setTimeout(() => {
+      // Enter may have reported this text already; a second report would navigate again.
+      if (text.trim() === reported.current.trim()) return;
       reported.current = text.trim();
       onSearchRef.current(text.trim());
     }, DEBOUNCE_MS);
