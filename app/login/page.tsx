@@ -6,11 +6,18 @@ import { pageSession } from "@/lib/auth/page-session";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function LoginPage() {
+// Set by POST /api/session when the form was sent without script.
+const ERRORS: Record<string, string> = {
+  invalid: "That API key is not valid or has been revoked. Check it and try again.",
+  missing: "Enter your API key.",
+};
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
   if (await pageSession()) redirect("/posts");
+  const { error } = await searchParams;
   return (
     <main className="login">
-      <LoginForm />
+      <LoginForm initialError={typeof error === "string" ? (ERRORS[error] ?? null) : null} />
     </main>
   );
 }

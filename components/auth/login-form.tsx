@@ -3,10 +3,10 @@
 import { type FormEvent, useId, useRef, useState } from "react";
 import { ApiRequestError, apiFetch } from "@/lib/dashboard/api";
 
-export function LoginForm() {
+export function LoginForm({ initialError }: { initialError: string | null }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -37,7 +37,7 @@ export function LoginForm() {
   }
 
   return (
-    <form className="login-card" onSubmit={submit} noValidate>
+    <form className="login-card" method="post" action="/api/session" onSubmit={submit} noValidate>
       <div>
         <h1>Sign in to Feedback</h1>
         <p className="subtle">Moderate posts, comments and changelogs with your API key.</p>

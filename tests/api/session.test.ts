@@ -137,3 +137,41 @@ describe("dashboard sessions", () => {
     assert.match(res.headers.get("location") ?? "", /\/posts$/);
   });
 });
+
+describe("signing in without script (a plain form post)", () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    app.request("/api/session", {
+      method: "POST",
+      key: null,
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body,
+    });
+
+  it("redirects to /posts with the session cookie", async () => {
+    const res = await post(`key=${encodeURIComponent(app.keys.read)}`);
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get("location"), "/posts");
+    const pair = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    assert.equal((await app.json("/api/v1/posts", { key: null, headers: { cookie: pair } })).status, 200);
+  });
+
+  const refused: [string, string, string][] = [
+    ["a wrong key", `key=fbk_${"B".repeat(43)}`, "/login?error=invalid"],
+    ["no key", "key=", "/login?error=missing"],
+  ];
+  for (const [name, body, location] of refused) {
+    it(`sends ${name} back to the sign-in page, with no cookie`, async () => {
+      const res = await post(body);
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.get("location"), location);
+      assert.equal(res.headers.get("set-cookie"), null);
+    });
+  }
+
+  it("refuses a cross-site form post with 403", async () => {
+    const res = await post(`key=${encodeURIComponent(app.keys.read)}`, { origin: "https://evil.example" });
+    assert.equal(res.status, 403);
+    assert.equal(res.headers.get("set-cookie"), null);
+  });
+});

@@ -1,5 +1,6 @@
 // POST /api/session - sign the dashboard in with an API key; GET - who is signed in; DELETE - sign out
 import { ApiError } from "@/lib/api/errors";
+import { readBody } from "@/lib/api/body";
 import { requestIdOf, route, toErrorResponse, withApi } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 import { assertSameOrigin, authenticate, readCookie } from "@/lib/auth/authenticate";
@@ -10,21 +11,36 @@ export const dynamic = "force-dynamic";
 
 // Sign-in and sign-out change state, so both refuse a cross-site browser request (login CSRF
 // would otherwise let another site sign a moderator into the attacker's key).
+//
+// The sign-in page posts JSON from script; before its script has loaded, the same form posts
+// itself (form-urlencoded) and gets redirects instead, so signing in never depends on timing.
+function isFormPost(req: Request): boolean {
+  return (req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
+}
+
+function seeOther(location: string, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { Location: location, "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers } });
+}
+
 async function signIn(req: Request): Promise<Response> {
   const requestId = requestIdOf(req.headers);
   const url = new URL(req.url);
+  const form = isFormPost(req);
   try {
     assertSameOrigin(req.headers, url);
-    const parsed = signInSchema.safeParse(await req.json().catch(() => undefined));
+    const parsed = signInSchema.safeParse(await readBody(req).catch(() => undefined));
     if (!parsed.success) throw ApiError.invalid("key", "enter your API key");
     const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch((error) => {
       throw error instanceof ApiError ? new ApiError("unauthorized", "That API key is not valid or has been revoked.") : error;
     });
     const { token, expiresAt } = await createSession(principal.keyId);
-    return json({ data: { keyName: principal.keyName, scopes: principal.scopes } }, 200, requestId, {
-      "Set-Cookie": sessionCookie(token, expiresAt, req),
-    });
+    const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req) };
+    if (form) return seeOther("/posts", requestId, cookie);
+    return json({ data: { keyName: principal.keyName, scopes: principal.scopes } }, 200, requestId, cookie);
   } catch (error) {
+    if (form && error instanceof ApiError && error.code !== "forbidden") {
+      return seeOther(`/login?error=${error.code === "unauthorized" ? "invalid" : "missing"}`, requestId);
+    }
     return toErrorResponse(error, requestId, req.method, url.pathname);
   }
 }
