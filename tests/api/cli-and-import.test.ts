@@ -150,7 +150,7 @@ describe("the command line's conventions", () => {
     [["keys", "create"], /--name/],
     [["keys", "create", "--name", "x", "--scopes", "admin"], /unknown scope admin/],
     [["keys", "revoke", "key_nope"], /no key has the ID key_nope/],
-    [["seed", "--posts", "0"], /--posts must be a whole number/],
+    [["seed", "--posts", "0"], /--posts must be a whole number from 1/],
     [["seed", "--posts", "ten"], /--posts must be a whole number/],
     [["seed", "--bogus"], /Unknown option/],
     [["import"], /import needs exactly one FILE/],
