@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
 import { db } from "../lib/db";
 import { ImportError, runImport } from "../lib/import/run";
-import { migrate } from "../lib/migrate";
+import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
 
 const USAGE = `Usage: npm run -s feedback -- <command>
@@ -123,10 +123,13 @@ async function main(argv: string[]): Promise<void> {
       migrate();
       return;
     case "keys":
+      await ensureMigrated(db);
       return keys(args);
     case "import":
+      await ensureMigrated(db);
       return importCommand(args);
     case "seed":
+      await ensureMigrated(db);
       return seedCommand(args);
     case "help":
     case "--help":

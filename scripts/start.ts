@@ -7,7 +7,7 @@ import path from "node:path";
 import { createKey } from "../lib/auth/keys";
 import { db } from "../lib/db";
 import { env } from "../lib/env";
-import { migrate } from "../lib/migrate";
+import { ensureMigrated } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -42,7 +42,7 @@ function buildIfStale(): void {
 
 async function prepareDatabase(): Promise<string | undefined> {
   say("Bringing the database up to date…");
-  migrate();
+  await ensureMigrated(db);
   const [posts, keys] = await Promise.all([db.post.count(), db.apiKey.count()]);
   let key: string | undefined;
   if (posts === 0 && keys === 0) {
