@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
 import { db } from "../lib/db";
 import { ImportError, runImport } from "../lib/import/run";
-import { migrate } from "../lib/migrate";
+import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
 
 const USAGE = `Usage: npm run -s feedback -- <command>
@@ -26,10 +26,10 @@ class UsageError extends Error {}
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const info = (line: string) => process.stderr.write(`${line}\n`);
 
-function positiveInt(value: string | undefined, name: string, fallback: number): number {
+function wholeNumber(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${name} must be a whole number of at least 1`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
   }
   return Number(value);
 }
@@ -107,8 +107,8 @@ async function importCommand(args: string[]): Promise<void> {
 
 async function seedCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { posts: { type: "string" }, seed: { type: "string" } } });
-  const posts = positiveInt(values.posts, "posts", 200);
-  const seedValue = positiveInt(values.seed, "seed", 1);
+  const posts = wholeNumber(values.posts, "posts", 200, 1, 10_000_000);
+  const seedValue = wholeNumber(values.seed, "seed", 1, 0, 4_294_967_295);
   const started = Date.now();
   const summary = await seed({ posts, seed: seedValue, progress: (m) => info(`seed: ${m}`) });
   const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
@@ -123,10 +123,13 @@ async function main(argv: string[]): Promise<void> {
       migrate();
       return;
     case "keys":
+      await ensureMigrated(db);
       return keys(args);
     case "import":
+      await ensureMigrated(db);
       return importCommand(args);
     case "seed":
+      await ensureMigrated(db);
       return seedCommand(args);
     case "help":
     case "--help":

@@ -72,6 +72,10 @@ function shapeKeys(schema: z.ZodType | undefined): string[] {
 
 export function toErrorResponse(error: unknown, requestId: string, method: string, path: string): Response {
   if (error instanceof ApiError) return errorResponse(error, requestId);
+  // Prisma's "record to update/delete not found": a row vanished between lookup and write.
+  if ((error as { code?: unknown })?.code === "P2025") {
+    return errorResponse(new ApiError("not_found", "The record no longer exists."), requestId);
+  }
   logError(`${method} ${path} failed`, error, requestId);
   return errorResponse(new ApiError("internal_error", "Something went wrong on our side. Quote the request id if you report it."), requestId);
 }

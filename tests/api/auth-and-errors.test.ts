@@ -104,6 +104,19 @@ describe("conventions of every response", () => {
     }
   });
 
+  it("answers a path with broken percent-encoding with a JSON 400, never a 500", async () => {
+    for (const path of ["/api/v1/changelogs/%", "/api/v1/changelogs/%E0%A4%A", "/api/v1/comments/%zz"]) {
+      const { status, body } = await app.json(path);
+      assert.equal(status, 400, path);
+      assert.equal(body.error.code, "invalid_request");
+      assert.equal((await app.json(path, { key: null })).status, 401, `${path} without a key`);
+    }
+    const encoded = await app.json("/api/v1/changelogs/%25");
+    assert.equal(encoded.status, 404, "an encoded % is an ordinary id");
+    const query = await app.json("/api/v1/posts?limit=%");
+    assert.equal(query.status, 400);
+  });
+
   const wrongMethods: [string, string, string][] = [
     ["POST", "/api/v1/posts", "GET, HEAD, OPTIONS"],
     ["DELETE", "/api/v1/posts", "GET, HEAD, OPTIONS"],

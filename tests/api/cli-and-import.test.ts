@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { createDatabase, runCli, startApp, type TestApp, type ThrowawayDatabase } from "../support/app";
+import { dataset } from "../support/dataset";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-cli-"));
+const file = (name: string, content: unknown) => {
+  const target = path.join(tmp, name);
+  fs.writeFileSync(target, typeof content === "string" ? content : JSON.stringify(content));
+  return target;
+};
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("feedback import", () => {
+  let db: ThrowawayDatabase;
+  before(async () => {
+    db = await createDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+  const cli = (...args: string[]) => runCli(db.url, args);
+
+  it("refuses a file with one dangling reference, names the record, and writes nothing", async () => {
+    const broken = structuredClone(dataset);
+    (broken.posts[3] as { boardId: string }).boardId = "b-missing";
+    const result = await cli("import", file("dangling.json", broken));
+    assert.notEqual(result.code, 0);
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /posts\[3\]\.boardId/);
+    assert.match(result.stderr, /b-missing/);
+    assert.match(result.stderr, /nothing was written/);
+    const seeded = await cli("import", file("boards-only.json", { version: 1, boards: [{ id: "probe", name: "Probe" }] }));
+    assert.equal(seeded.code, 0, seeded.stderr);
+    assert.match(seeded.stdout, /^Imported 1 boards, 0 statuses, 0 users, 0 posts, 0 comments, 0 changelogs/);
+  });
+
+  const invalid: [string, unknown, RegExp][] = [
+    ["not JSON", "{ nope", /cannot read/],
+    ["the wrong version", { version: 2 }, /version/],
+    ["a post without a title", { ...dataset, posts: [{ ...dataset.posts[0], title: undefined }] }, /posts\[0\]\.title/],
+    ["a bad date", { ...dataset, posts: [{ ...dataset.posts[0], createdAt: "yesterday" }] }, /posts\[0\]\.createdAt/],
+    ["negative upvotes", { ...dataset, posts: [{ ...dataset.posts[0], upvotes: -1 }] }, /posts\[0\]\.upvotes/],
+    ["a duplicate id", { ...dataset, boards: [...dataset.boards, dataset.boards[0]] }, /boards\[3\]\.id/],
+    ["a comment on a missing post", { ...dataset, comments: [{ ...dataset.comments[0], postId: "p-missing" }] }, /comments\[0\]\.postId/],
+    ["a missing status", { ...dataset, posts: [{ ...dataset.posts[0], statusId: "s-missing" }] }, /posts\[0\]\.statusId/],
+    ["a Published changelog without publishedAt", { ...dataset, changelogs: [{ ...dataset.changelogs[0], publishedAt: undefined }] }, /changelogs\[0\]\.publishedAt/],
+    ["a Draft with publishedAt", { ...dataset, changelogs: [{ ...dataset.changelogs[3], publishedAt: "2026-01-01T00:00:00.000Z" }] }, /changelogs\[0\]\.publishedAt/],
+    ["an unknown changelog status", { ...dataset, changelogs: [{ ...dataset.changelogs[0], status: "Archived" }] }, /changelogs\[0\]\.status/],
+  ];
+  for (const [name, content, message] of invalid) {
+    it(`refuses ${name}`, async () => {
+      const result = await cli("import", file(`${name}.json`, content));
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, "");
+    });
+  }
+
+  it("refuses a missing file with a one-line reason", async () => {
+    const result = await cli("import", path.join(tmp, "nope.json"));
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^feedback: cannot read .*nope\.json: no such file\n/);
+  });
+
+  it("imports the whole dataset, resolves references to the database, and a second run changes nothing", async () => {
+    const first = await cli("import", file("full.json", dataset));
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^Imported 3 boards, 3 statuses, 3 users, 26 posts, 4 comments, 5 changelogs from .* in [\d.]+ s\.\n$/);
+    const again = await cli("import", file("full.json", dataset));
+    assert.equal(again.code, 0, again.stderr);
+
+    // A later file may refer to records imported before.
+    const extra = { version: 1, comments: [{ id: "c-extra", postId: "p-csv", postedById: "u-ada", commentDescription: "Later", createdAt: "2026-02-01T00:00:00.000Z" }] };
+    assert.equal((await cli("import", file("extra.json", extra))).code, 0);
+  });
+});
+
+describe("the imported data through the API", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp({ dataset });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("derives commentCount, and a re-import keeps every record as it was", async () => {
+    const before = await app.json("/api/v1/posts?limit=100");
+    assert.equal(before.body.data.find((p: { id: string }) => p.id === "p-dark").commentCount, 3);
+    const again = await app.cli(["import", file("again.json", dataset)]);
+    assert.equal(again.code, 0, again.stderr);
+    const after = await app.json("/api/v1/posts?limit=100");
+    assert.deepEqual(after.body, before.body);
+    const changelogs = await app.json("/api/v1/changelogs?limit=100");
+    assert.equal(changelogs.body.pagination.total, 5);
+  });
+
+  it("keeps search in step with an import that changes a title", async () => {
+    const changed = { version: 1, posts: [{ ...dataset.posts[0], title: "Midnight theme" }] };
+    assert.equal((await app.cli(["import", file("retitle.json", changed)])).code, 0);
+    const found = await app.json("/api/v1/posts?search=midnight");
+    assert.deepEqual(found.body.data.map((p: { id: string }) => p.id), ["p-dark"]);
+    const old = await app.json("/api/v1/posts?search=dark%20mode");
+    assert.deepEqual(old.body.data, []);
+  });
+});
+
+describe("the command line's conventions", () => {
+  let db: ThrowawayDatabase;
+  before(async () => {
+    db = await createDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  it("prints only the key on stdout for keys create, through npm run as documented", async () => {
+    const { stdout, stderr } = await promisify(execFile)("npm", ["run", "-s", "feedback", "--", "keys", "create", "--name", "npm"], {
+      cwd: path.resolve(import.meta.dirname, "..", ".."),
+      env: { ...process.env, DATABASE_URL: db.url },
+    });
+    assert.match(stdout, /^fbk_[A-Za-z0-9_-]{43}\n$/);
+    assert.match(stderr, /shown once/);
+  });
+
+  it("is safe to migrate twice, printing nothing on stdout", async () => {
+    const result = await runCli(db.url, ["migrate"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "");
+  });
+
+  it("seeds the same data for the same seed, and seeding twice leaves one copy", async () => {
+    const first = await runCli(db.url, ["seed", "--posts", "50", "--seed", "7"]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^Seeded 5 boards, 6 statuses, 10 users, 50 posts, \d+ comments, 5 changelogs \(seed 7\)/);
+    const second = await runCli(db.url, ["seed", "--posts", "50", "--seed", "7"]);
+    assert.equal(second.stdout.replace(/in [\d.]+ s/, ""), first.stdout.replace(/in [\d.]+ s/, ""));
+  });
+
+  const usage: [string[], RegExp][] = [
+    [[], /no command given/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+    [["keys"], /keys takes create, list or revoke/],
+    [["keys", "create"], /--name/],
+    [["keys", "create", "--name", "x", "--scopes", "admin"], /unknown scope admin/],
+    [["keys", "revoke", "key_nope"], /no key has the ID key_nope/],
+    [["seed", "--posts", "0"], /--posts must be a whole number from 1/],
+    [["seed", "--posts", "ten"], /--posts must be a whole number/],
+    [["seed", "--bogus"], /Unknown option/],
+    [["import"], /import needs exactly one FILE/],
+  ];
+  for (const [args, message] of usage) {
+    it(`fails with a one-line reason: feedback ${args.join(" ") || "(nothing)"}`, async () => {
+      const result = await runCli(db.url, args);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr.split("\n")[0] ?? "", message);
+      assert.equal(result.stdout, "");
+    });
+  }
+});
