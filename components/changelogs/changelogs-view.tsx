@@ -5,7 +5,8 @@ import { Pager } from "@/components/ui/pagination";
 import { SearchBox } from "@/components/ui/search-box";
 import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useChangelogs, useLabels } from "@/lib/dashboard/queries";
-import { limitOf, listOf, pageOf, useUrlState } from "@/lib/dashboard/url-state";
+import { limitOf, listOf, pageOf } from "@/lib/dashboard/list-params";
+import { useUrlState } from "@/lib/dashboard/url-state";
 import { ChangelogsTable } from "./changelogs-table";
 
 const STATUSES = ["Draft", "Published"] as const;

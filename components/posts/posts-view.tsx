@@ -5,7 +5,8 @@ import { EmptyState, ErrorState } from "@/components/ui/states";
 import { Pager } from "@/components/ui/pagination";
 import { SearchBox } from "@/components/ui/search-box";
 import { useBoards, usePosts, useStatuses } from "@/lib/dashboard/queries";
-import { limitOf, pageOf, useUrlState } from "@/lib/dashboard/url-state";
+import { limitOf, pageOf } from "@/lib/dashboard/list-params";
+import { useUrlState } from "@/lib/dashboard/url-state";
 import { AuthorFilter } from "./author-filter";
 import { PostsTable } from "./posts-table";
 

@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import type { Pagination } from "@/lib/api/responses";
-import { PAGE_SIZES } from "@/lib/dashboard/url-state";
+import { PAGE_SIZES } from "@/lib/dashboard/list-params";
 import { formatCount } from "./format";
 
 interface Props {

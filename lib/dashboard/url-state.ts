@@ -6,21 +6,6 @@ import { useCallback } from "react";
 // List views keep their filters, sort and page in the query string, so a reload, the back
 // button or a shared link shows the same view.
 
-export const PAGE_SIZES = [10, 25, 50, 100] as const;
-
-export function pageOf(value: string | null): number {
-  return value && /^\d{1,9}$/.test(value) && Number(value) >= 1 ? Number(value) : 1;
-}
-
-export function limitOf(value: string | null): number {
-  const n = Number(value);
-  return (PAGE_SIZES as readonly number[]).includes(n) ? n : PAGE_SIZES[0];
-}
-
-export function listOf(value: string | null): string[] {
-  return value ? [...new Set(value.split(",").map((v) => v.trim()).filter(Boolean))] : [];
-}
-
 export function useUrlState() {
   const params = useSearchParams();
   const router = useRouter();
