@@ -10,6 +10,8 @@ const docs = path.join(__dirname, "..", "docs", "screenshots");
 const review = process.env.E2E_REVIEW_DIR ?? path.join(os.tmpdir(), "feedback-e2e-screens");
 
 async function settled(page: Page) {
+  // The pointer would otherwise rest wherever the last click was, highlighting a row.
+  await page.mouse.move(0, 0);
   const table = page.locator("table[aria-busy]");
   if (await table.count()) await expect(table).toHaveAttribute("aria-busy", "false");
   await expect(page.locator(".skeleton")).toHaveCount(0);
