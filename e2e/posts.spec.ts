@@ -140,6 +140,13 @@ test("opens a post from the list: heading, details, content and comments, pinned
 
   await page.getByRole("link", { name: "← Back to posts" }).click();
   await expect(page).toHaveURL(/\/posts$/);
+
+  // From a post, its author's name leads to all their posts.
+  await page.getByRole("link", { name: "Dark mode for the dashboard" }).click();
+  await details.getByRole("link", { name: post.postedBy.name }).click();
+  await expect(page).toHaveURL(new RegExp(`postedById=${post.postedById}`));
+  await expect(page.getByRole("combobox", { name: "Author" })).toHaveValue(post.postedBy.name);
+  await expectTitles(page, titlesOf(await api(request, `/posts?postedById=${post.postedById}`)));
 });
 
 test("an unknown post says so", async ({ page }) => {

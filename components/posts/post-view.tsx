@@ -74,7 +74,11 @@ export function PostView({ postId }: { postId: string }) {
         <dl className="meta">
           <div>
             <dt>Board</dt>
-            <dd>{p.board.name}</dd>
+            <dd>
+              <Link href={`/posts?boardId=${encodeURIComponent(p.boardId)}`} title={`All posts on ${p.board.name}`}>
+                {p.board.name}
+              </Link>
+            </dd>
           </div>
           <div>
             <dt>Status</dt>
@@ -82,7 +86,11 @@ export function PostView({ postId }: { postId: string }) {
           </div>
           <div>
             <dt>Author</dt>
-            <dd>{p.postedBy.name}</dd>
+            <dd>
+              <Link href={`/posts?postedById=${encodeURIComponent(p.postedById)}`} title={`All posts by ${p.postedBy.name}`}>
+                {p.postedBy.name}
+              </Link>
+            </dd>
           </div>
           <div>
             <dt>Upvotes</dt>
