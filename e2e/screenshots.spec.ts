@@ -3,11 +3,13 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { signIn } from "./support";
 
-// The README's screenshots (docs/screenshots/), taken from the real app on the fixture data,
-// plus phone-width and dark-theme views in E2E_REVIEW_DIR (default: the temp dir) for checking the layout by eye.
+// The README's screenshots, taken from the real app on the fixture data, plus phone-width and
+// dark-theme views in E2E_REVIEW_DIR (default: the temp dir) for checking the layout by eye.
+// The README's copies in docs/screenshots/ are rewritten only with E2E_UPDATE_SCREENSHOTS=1, so
+// an ordinary test run leaves the working tree as it was.
 
-const docs = path.join(__dirname, "..", "docs", "screenshots");
 const review = process.env.E2E_REVIEW_DIR ?? path.join(os.tmpdir(), "feedback-e2e-screens");
+const docs = process.env.E2E_UPDATE_SCREENSHOTS === "1" ? path.join(__dirname, "..", "docs", "screenshots") : review;
 
 async function settled(page: Page) {
   // The pointer would otherwise rest wherever the last click was, highlighting a row.
