@@ -78,11 +78,11 @@ function scenarios(): Scenario[] {
   ];
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): string {
+function run(command: string, args: string[], env: Record<string, string>): string {
   return execFileSync(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] }).toString();
 }
 
-const cli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+const cli = (env: Record<string, string>, ...args: string[]) =>
   run(path.join(root, "node_modules", ".bin", "tsx"), ["cli/feedback.ts", ...args], env).trim();
 
 interface Prepared {
@@ -184,7 +184,7 @@ async function start(kind: "app" | "baseline", url: string, port: number): Promi
   const env = {
     ...process.env,
     DATABASE_URL: url,
-    NODE_ENV: "production",
+    NODE_ENV: "production" as const,
     NEXT_DIST_DIR: distDir,
     NEXT_TELEMETRY_DISABLED: "1",
     // The limiter would turn a load test into a 429 test.
@@ -192,7 +192,7 @@ async function start(kind: "app" | "baseline", url: string, port: number): Promi
     LOG_LEVEL: "warn",
     BASELINE_PORT: String(port),
   };
-  const child =
+  const child: ChildProcess =
     kind === "app"
       ? spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
           cwd: root,

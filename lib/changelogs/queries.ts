@@ -1,6 +1,7 @@
 import { db, dbEngine, Prisma } from "../db";
 import { fold, searchCondition, searchTerms } from "../search";
 import type { ListChangelogsQuery } from "./schemas";
+import { exactTotal } from "../totals";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
 // Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
@@ -14,7 +15,9 @@ function filters(query: ListChangelogsQuery): Prisma.Sql {
   if (query.labels) {
     const keys = [...new Set(query.labels.map(fold))];
     where.push(
-      Prisma.sql`t."id" IN (SELECT l."changelogId" FROM "ChangelogLabel" l WHERE l."nameKey" IN (${Prisma.join(keys)}))`,
+      // EXISTS, not IN: the list then walks its sort index and probes each row's labels, so
+      // a page stops after a few rows instead of gathering every labelled changelog first.
+      Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${Prisma.join(keys)}))`,
     );
   }
   const terms = searchTerms(query.search);
@@ -33,8 +36,11 @@ async function labelsOf(ids: string[]): Promise<Map<string, string[]>> {
 export async function listChangelogs(query: ListChangelogsQuery) {
   const where = filters(query);
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
-  const [countRows, rows] = await Promise.all([
-    db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`,
+  const [total, rows] = await Promise.all([
+    exactTotal("Changelog", where, async () => {
+      const rows = await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`;
+      return Number(rows[0]?.total ?? 0);
+    }),
     db.$queryRaw<ChangelogRow[]>`
       SELECT t."id", t."title", t."content", t."status", t."publishedAt", t."createdAt", t."updatedAt"
       FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`,
@@ -42,7 +48,7 @@ export async function listChangelogs(query: ListChangelogsQuery) {
   const labels = await labelsOf(rows.map((r) => r.id));
   return {
     changelogs: rows.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
-    total: Number(countRows[0]?.total ?? 0),
+    total,
   };
 }
 
