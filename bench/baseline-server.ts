@@ -163,10 +163,11 @@ async function listPosts(query: URLSearchParams) {
               s."name" AS "statusName", s."color" AS "statusColor", p."postedById", u."name" AS "authorName",
               p."upvotes", p."commentCount", p."createdAt", p."updatedAt"
        FROM (SELECT t."seq" FROM "Post" t ${clause} ORDER BY ${order.replace(/"(\w+)"/g, 't."$1"')} LIMIT ? OFFSET ?) page
-       JOIN "Post" p ON p."seq" = page."seq"
+       CROSS JOIN "Post" p
        JOIN "Board" b ON b."id" = p."boardId"
        LEFT JOIN "PostStatus" s ON s."id" = p."statusId"
        JOIN "User" u ON u."id" = p."postedById"
+       WHERE p."seq" = page."seq"
        ORDER BY ${order.replace(/"(\w+)"/g, 'p."$1"')}`,
       [...params, limit, offset],
     ),
@@ -226,7 +227,7 @@ async function listChangelogs(query: URLSearchParams) {
   }
   const labels = [...new Set(query.getAll("labels").flatMap((l) => l.split(",")).map((l) => fold(l.trim())).filter(Boolean))];
   if (labels.length) {
-    where.push(`t."id" IN (SELECT l."changelogId" FROM "ChangelogLabel" l WHERE l."nameKey" IN (${labels.map(() => "?").join(", ")}))`);
+    where.push(`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${labels.map(() => "?").join(", ")}))`);
     params.push(...labels);
   }
   searchWhere("Changelog", query.get("search") ?? query.get("q"), where, params);

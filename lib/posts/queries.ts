@@ -48,12 +48,17 @@ async function countPosts(plain: Prisma.Sql[], terms: string[], where: Prisma.Sq
   return Number(rows[0]?.total ?? 0);
 }
 
-/** The shown rows, in order, joined to everything a post record needs. */
+/**
+ * The shown rows, in order, joined to everything a post record needs. CROSS JOIN makes SQLite
+ * start from the page: with LIMIT as a parameter it cannot see that the page is small, and may
+ * otherwise walk all of "Post" and probe the page for each row. PostgreSQL plans it as a join.
+ */
 function rowsOf(page: Prisma.Sql, sortBy: ListPostsQuery["sortBy"]) {
   return db.$queryRaw<PostRow[]>`${SELECT_POST}
     FROM (${page}) page
-    JOIN "Post" p ON p."seq" = page."seq"
+    CROSS JOIN "Post" p
     ${JOINS}
+    WHERE p."seq" = page."seq"
     ORDER BY ${Prisma.raw(ORDER[sortBy].outer)}`;
 }
 
