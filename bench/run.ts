@@ -385,6 +385,8 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
         log(`${engine}: ${scenario.name}, ${connections} connections`);
         await load(app, key, scenario, connections, 2);
         const appMeasure = await load(app, key, scenario, connections, duration);
+        // Let requests still queued in the app finish before the baseline starts writing.
+        await sleep(1000);
         await load(baseline, key, scenario, connections, 2);
         const baselineMeasure = await load(baseline, key, scenario, connections, duration);
         const row: Row = {
