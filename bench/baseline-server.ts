@@ -149,6 +149,7 @@ async function listPosts(query: URLSearchParams) {
       params.push(value);
     }
   }
+  const plainFilters = where.length;
   searchWhere("Post", query.get("search") ?? query.get("q"), where, params);
   const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
   const order =
@@ -156,8 +157,14 @@ async function listPosts(query: URLSearchParams) {
       ? `"upvotes" DESC, "createdAt" DESC, "id" DESC`
       : `"createdAt" DESC, "id" DESC`;
   const { limit, page, offset } = pageOf(query);
+  // A search on its own, of terms of three characters or more, is counted on the trigram index
+  // alone (a trigram phrase is an exact substring test) - no caching of totals here.
+  const terms = [...new Set(fold(query.get("search") ?? query.get("q") ?? "").split(/\s+/u).filter(Boolean))];
+  const indexOnly = db.engine === "sqlite" && plainFilters === 0 && terms.length > 0 && terms.every((t) => [...t].length >= 3);
   const [count, rows] = await Promise.all([
-    db.all(`SELECT count(*) AS "total" FROM "Post" t ${clause}`, params),
+    indexOnly
+      ? db.all(`SELECT count(*) AS "total" FROM "PostSearch" WHERE "PostSearch" MATCH ?`, [params[0] as string])
+      : db.all(`SELECT count(*) AS "total" FROM "Post" t ${clause}`, params),
     db.all(
       `SELECT p."id", p."title", p."content", p."boardId", b."name" AS "boardName", p."statusId",
               s."name" AS "statusName", s."color" AS "statusColor", p."postedById", u."name" AS "authorName",

@@ -224,6 +224,23 @@ async function stop(server: Server): Promise<void> {
   if (server.process.exitCode === null) server.process.kill("SIGKILL");
 }
 
+/**
+ * Waits until a server has worked through the requests still queued when the load stopped
+ * (a slow scenario leaves many), so they do not steal CPU from the next measurement.
+ */
+async function drain(server: Server): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const started = Date.now();
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/api/health`);
+    } catch {
+      // keep trying
+    }
+    if (Date.now() - started < 20) return;
+    await sleep(100);
+  }
+}
+
 /** Resident memory of a process, in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
   try {
@@ -379,16 +396,17 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
       const health = { method: "GET" as const, path: "/api/health" };
       await load(app, key, health, connections, 2);
       floor.set(connections, await load(app, key, health, connections, duration));
+      await drain(app);
     }
     for (const scenario of list) {
       for (const connections of connectionLevels) {
         log(`${engine}: ${scenario.name}, ${connections} connections`);
         await load(app, key, scenario, connections, 2);
         const appMeasure = await load(app, key, scenario, connections, duration);
-        // Let requests still queued in the app finish before the baseline starts writing.
-        await sleep(1000);
+        await drain(app);
         await load(baseline, key, scenario, connections, 2);
         const baselineMeasure = await load(baseline, key, scenario, connections, duration);
+        await drain(baseline);
         const row: Row = {
           scenario,
           connections,

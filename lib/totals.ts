@@ -1,4 +1,4 @@
-import { db, type Prisma } from "./db";
+import { db, Prisma } from "./db";
 
 // Exact list totals without counting on every request. Counting a filtered list is the one
 // part of a list request whose cost grows with the table (a common search word matches a
@@ -7,7 +7,8 @@ import { db, type Prisma } from "./db";
 // at version v is reused only while the table is still at version v: after any write, from
 // any process or app instance, the next request counts again.
 //
-// Order matters: the version is read before the count. If a write lands in between, the count
+// Order matters: the version is read before (or with the page, in the same statement as) the
+// count. If a write lands in between, the count
 // is newer than the version it is stored under, and no later request can read that old version
 // again, so the stale pairing is never used.
 
@@ -16,15 +17,35 @@ type Table = "Post" | "Changelog";
 const MAX_ENTRIES = 1000;
 const cache = new Map<string, { version: bigint; total: number }>();
 
+type Version = bigint | number;
+
+/** A row that also carries its table's version, read in the same statement as the row. */
+export interface VersionedRow {
+  dataVersion: Version;
+}
+
+/** A select-list column with the table's version, named "dataVersion". */
+export function dataVersionColumn(table: Table): Prisma.Sql {
+  return Prisma.raw(`(SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = '${table}') AS "dataVersion"`);
+}
+
 async function versionOf(table: Table): Promise<bigint> {
-  const rows = await db.$queryRaw<{ version: bigint | number }[]>`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`;
+  const rows = await db.$queryRaw<{ version: Version }[]>`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`;
   return BigInt(rows[0]?.version ?? -1);
 }
 
-/** The total for `where` on `table`: cached while the table is unchanged, else `count()`. */
-export async function exactTotal(table: Table, where: Prisma.Sql, count: () => Promise<number>): Promise<number> {
+/**
+ * The total for `where` on `table`: cached while the table is unchanged, else `count()`.
+ * `known` is the version read with the page (when the page has rows); else it is read here.
+ */
+export async function exactTotal(
+  table: Table,
+  where: Prisma.Sql,
+  count: () => Promise<number>,
+  known?: Version,
+): Promise<number> {
   const key = `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
-  const version = await versionOf(table);
+  const version = known === undefined || known === null ? await versionOf(table) : BigInt(known);
   const hit = cache.get(key);
   if (hit && hit.version === version) {
     // Map order is insertion order: re-inserting keeps the most used entries last.

@@ -1,7 +1,7 @@
 import { db, dbEngine, Prisma } from "../db";
 import { fold, searchCondition, searchTerms } from "../search";
 import type { ListChangelogsQuery } from "./schemas";
-import { exactTotal } from "../totals";
+import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
 // Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
@@ -41,14 +41,19 @@ const COLUMNS = Prisma.sql`t."id", t."title", t."content", t."status", t."publis
 export async function listChangelogs(query: ListChangelogsQuery) {
   const where = filters(query);
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
-  const [total, rows] = await Promise.all([
-    exactTotal("Changelog", where, async () => {
-      const rows = await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`;
-      return Number(rows[0]?.total ?? 0);
-    }),
-    db.$queryRaw<ChangelogRow[]>`
-      SELECT ${COLUMNS} FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`,
-  ]);
+  // The page first: its rows carry the table's version, so a cached total costs no query.
+  const rows = await db.$queryRaw<(ChangelogRow & VersionedRow)[]>`
+    SELECT ${COLUMNS}, ${dataVersionColumn("Changelog")}
+    FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`;
+  const total = await exactTotal(
+    "Changelog",
+    where,
+    async () => {
+      const counted = await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`;
+      return Number(counted[0]?.total ?? 0);
+    },
+    rows[0]?.dataVersion,
+  );
   const labels = await labelsOf(rows.map((r) => r.id));
   return {
     changelogs: rows.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),

@@ -1,6 +1,6 @@
 import { db, dbEngine, Prisma } from "../db";
 import { ftsMatch, indexedTerms, searchCondition, searchTerms, substringCondition } from "../search";
-import { exactTotal } from "../totals";
+import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
 import { type PostRow, serializePost } from "./serialize";
 
@@ -13,7 +13,7 @@ const SELECT_POST = Prisma.sql`
   SELECT p."id", p."title", p."content", p."boardId", b."name" AS "boardName",
          p."statusId", s."name" AS "statusName", s."color" AS "statusColor",
          p."postedById", u."name" AS "authorName", p."upvotes", p."commentCount",
-         p."createdAt", p."updatedAt"`;
+         p."createdAt", p."updatedAt", ${dataVersionColumn("Post")}`;
 
 const JOINS = Prisma.sql`
   JOIN "Board" b ON b."id" = p."boardId"
@@ -54,7 +54,7 @@ async function countPosts(plain: Prisma.Sql[], terms: string[], where: Prisma.Sq
  * otherwise walk all of "Post" and probe the page for each row. PostgreSQL plans it as a join.
  */
 function rowsOf(page: Prisma.Sql, sortBy: ListPostsQuery["sortBy"]) {
-  return db.$queryRaw<PostRow[]>`${SELECT_POST}
+  return db.$queryRaw<(PostRow & VersionedRow)[]>`${SELECT_POST}
     FROM (${page}) page
     CROSS JOIN "Post" p
     ${JOINS}
@@ -103,10 +103,9 @@ export async function listPosts(query: ListPostsQuery) {
   const terms = searchTerms(query.search);
   const where = whereOf(terms.length ? [...plain, searchCondition(dbEngine(), terms, "t", "PostSearch")] : plain);
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
-  const [total, rows] = await Promise.all([
-    exactTotal("Post", where, () => countPosts(plain, terms, where)),
-    pagePosts(query, plain, terms, where, offset),
-  ]);
+  // The page first: its rows carry the table's version, so a cached total costs no query.
+  const rows = await pagePosts(query, plain, terms, where, offset);
+  const total = await exactTotal("Post", where, () => countPosts(plain, terms, where), rows[0]?.dataVersion);
   return { posts: rows.map(serializePost), total };
 }
 
