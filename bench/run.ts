@@ -348,6 +348,7 @@ function report(engine: string, prepared: Prepared, version: string, rows: Row[]
     `- Load: autocannon, ${duration} s per run after a 2 s warm-up, on the same machine; the app is \`next start\` (production build), the rate limit off.`,
     "- Floor: GET /api/health on the same app (a route handler with no database work). Baseline: bench/baseline-server.ts (node:http, the same driver, hand-written SQL, same JSON, same key check).",
     "- Memory: the app server's peak resident set size during the run.",
+    `- Machine load (1-minute load average) at the start and end of the run: ${loadAtStart.toFixed(1)} / ${(os.loadavg()[0] ?? 0).toFixed(1)}. Other work on the machine (colleagues' test runs) shows up as noise.`,
     "",
     "| scenario | conns | total | app req/s | app p50 ms | app p99 ms | app peak MB | floor req/s | baseline req/s | baseline p99 ms | app / floor | app / baseline |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -374,7 +375,10 @@ function report(engine: string, prepared: Prepared, version: string, rows: Row[]
   return lines.join("\n");
 }
 
+let loadAtStart = 0;
+
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
+  loadAtStart = os.loadavg()[0] ?? 0;
   const prepared = await prepare(engine);
   const env = { DATABASE_URL: prepared.url, LOG_LEVEL: "warn" };
   const key = cli(env, "keys", "create", "--name", `bench ${new Date().toISOString()}`);
