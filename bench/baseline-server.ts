@@ -169,12 +169,12 @@ async function listPosts(query: URLSearchParams) {
       `SELECT p."id", p."title", p."content", p."boardId", b."name" AS "boardName", p."statusId",
               s."name" AS "statusName", s."color" AS "statusColor", p."postedById", u."name" AS "authorName",
               p."upvotes", p."commentCount", p."createdAt", p."updatedAt"
-       FROM (SELECT t."seq" FROM "Post" t ${clause} ORDER BY ${order.replace(/"(\w+)"/g, 't."$1"')} LIMIT ? OFFSET ?) page
+       FROM (SELECT t."id" FROM "Post" t ${clause} ORDER BY ${order.replace(/"(\w+)"/g, 't."$1"')} LIMIT ? OFFSET ?) page
        CROSS JOIN "Post" p
        JOIN "Board" b ON b."id" = p."boardId"
        LEFT JOIN "PostStatus" s ON s."id" = p."statusId"
        JOIN "User" u ON u."id" = p."postedById"
-       WHERE p."seq" = page."seq"
+       WHERE p."id" = page."id"
        ORDER BY ${order.replace(/"(\w+)"/g, 'p."$1"')}`,
       [...params, limit, offset],
     ),
@@ -234,7 +234,7 @@ async function listChangelogs(query: URLSearchParams) {
   }
   const labels = [...new Set(query.getAll("labels").flatMap((l) => l.split(",")).map((l) => fold(l.trim())).filter(Boolean))];
   if (labels.length) {
-    where.push(`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${labels.map(() => "?").join(", ")}))`);
+    where.push(`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${labels.map(() => "?").join(", ")})${db.engine === "postgres" ? " OFFSET 0" : ""})`);
     params.push(...labels);
   }
   searchWhere("Changelog", query.get("search") ?? query.get("q"), where, params);

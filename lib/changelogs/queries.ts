@@ -15,9 +15,12 @@ function filters(query: ListChangelogsQuery): Prisma.Sql {
   if (query.labels) {
     const keys = [...new Set(query.labels.map(fold))];
     where.push(
-      // EXISTS, not IN: the list then walks its sort index and probes each row's labels, so
-      // a page stops after a few rows instead of gathering every labelled changelog first.
-      Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${Prisma.join(keys)}))`,
+      // A correlated EXISTS: the list walks its sort index and probes each row's labels, so a
+      // page stops after a few rows instead of gathering every labelled changelog first.
+      // OFFSET 0 keeps PostgreSQL from turning it into a hash semi-join over all of them (it
+      // does not flatten a subquery with OFFSET); SQLite plans it this way by itself (and has
+      // no OFFSET without LIMIT).
+      Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${Prisma.join(keys)})${Prisma.raw(dbEngine() === "postgres" ? " OFFSET 0" : "")})`,
     );
   }
   const terms = searchTerms(query.search);

@@ -58,7 +58,7 @@ function rowsOf(page: Prisma.Sql, sortBy: ListPostsQuery["sortBy"]) {
     FROM (${page}) page
     CROSS JOIN "Post" p
     ${JOINS}
-    WHERE p."seq" = page."seq"
+    WHERE p."id" = page."id"
     ORDER BY ${Prisma.raw(ORDER[sortBy].outer)}`;
 }
 
@@ -72,8 +72,8 @@ async function searchPageByWalking(query: ListPostsQuery, plain: Prisma.Sql[], t
   if ((offset + query.limit) * WALK_FACTOR > WALK_LIMIT * 10) return null;
   const cap = Math.min(WALK_LIMIT, (offset + query.limit) * WALK_FACTOR);
   const rows = await rowsOf(
-    Prisma.sql`SELECT w."seq" FROM (
-        SELECT t."seq", t."searchText", t."upvotes", t."createdAt", t."id" FROM "Post" t ${whereOf(plain)}
+    Prisma.sql`SELECT w."id" FROM (
+        SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t ${whereOf(plain)}
         ORDER BY ${orderBy(query.sortBy, "t")} LIMIT ${cap}) w
       WHERE ${substringCondition(terms, "w")}
       ORDER BY ${orderBy(query.sortBy, "w")} LIMIT ${query.limit} OFFSET ${offset}`,
@@ -91,9 +91,11 @@ async function pagePosts(query: ListPostsQuery, plain: Prisma.Sql[], terms: stri
     const walked = await searchPageByWalking(query, plain, terms, offset);
     if (walked) return walked;
   }
-  // Page through the narrow index first, then join only the rows that are shown.
+  // Page through the narrow index first, then join only the rows that are shown. The page is
+  // identified by "id", which every sort index holds, so both engines read it from the index
+  // alone (PostgreSQL's indexes do not hold "seq", SQLite's hold it as the rowid).
   return rowsOf(
-    Prisma.sql`SELECT t."seq" FROM "Post" t ${where} ORDER BY ${orderBy(query.sortBy, "t")} LIMIT ${query.limit} OFFSET ${offset}`,
+    Prisma.sql`SELECT t."id" FROM "Post" t ${where} ORDER BY ${orderBy(query.sortBy, "t")} LIMIT ${query.limit} OFFSET ${offset}`,
     query.sortBy,
   );
 }
