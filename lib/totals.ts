@@ -19,6 +19,8 @@ const cache = new Map<string, { version: bigint; total: number }>();
 
 type Version = bigint | number;
 
+const keyOf = (table: Table, where: Prisma.Sql) => `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
+
 /** A row that also carries its table's version, read in the same statement as the row. */
 export interface VersionedRow {
   dataVersion: Version;
@@ -44,7 +46,7 @@ export async function exactTotal(
   count: () => Promise<number>,
   known?: Version,
 ): Promise<number> {
-  const key = `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
+  const key = keyOf(table, where);
   const version = known === undefined || known === null ? await versionOf(table) : BigInt(known);
   const hit = cache.get(key);
   if (hit && hit.version === version) {
@@ -58,4 +60,12 @@ export async function exactTotal(
   cache.set(key, { version, total });
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return total;
+}
+
+/**
+ * The last total counted for `where`, whatever the table's version: a hint for choosing a
+ * query plan (never shown), since every plan gives the same rows.
+ */
+export function totalHint(table: Table, where: Prisma.Sql): number | undefined {
+  return cache.get(keyOf(table, where))?.total;
 }

@@ -1,6 +1,6 @@
 import { db, dbEngine, Prisma } from "../db";
 import { ftsMatch, indexedTerms, searchCondition, searchTerms, substringCondition } from "../search";
-import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
+import { dataVersionColumn, exactTotal, totalHint, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
 import { type PostRow, serializePost } from "./serialize";
 
@@ -85,9 +85,13 @@ async function searchPageByWalking(query: ListPostsQuery, plain: Prisma.Sql[], t
 /** How far the walk may go: a term in one post of WALK_FACTOR still fills a page from it. */
 const WALK_FACTOR = 50;
 const WALK_LIMIT = 5000;
+/** Fewer matches than this are sorted straight from the trigram index. */
+const RARE = 2000;
 
 async function pagePosts(query: ListPostsQuery, plain: Prisma.Sql[], terms: string[], where: Prisma.Sql, offset: number) {
-  if (terms.length && dbEngine() === "sqlite") {
+  // A term known to be rare (from the last count of this same search) goes to the index at once.
+  const hint = totalHint("Post", where);
+  if (terms.length && dbEngine() === "sqlite" && (hint === undefined || hint > RARE)) {
     const walked = await searchPageByWalking(query, plain, terms, offset);
     if (walked) return walked;
   }
