@@ -38,8 +38,12 @@ function sqliteDriver(file: string): Driver {
     }
     return statement;
   };
-  const all = async (sql: string, params: Value[]) =>
-    (prepare(sql).reader ? prepare(sql).all(...params) : (prepare(sql).run(...params), [])) as Rows;
+  const all = async (sql: string, params: Value[]): Promise<Rows> => {
+    const statement = prepare(sql);
+    if (statement.reader) return statement.all(...params) as Rows;
+    statement.run(...params);
+    return [];
+  };
   return {
     engine: "sqlite",
     all,
