@@ -30,6 +30,29 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Terms a trigram index can serve: three characters or more. */
+export function indexedTerms(terms: string[]): string[] {
+  return terms.filter((t) => [...t].length >= TRIGRAM);
+}
+
+/**
+ * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
+ * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
+ * exactly the rows that contain it as a substring, so for such terms the index alone answers.
+ */
+export function ftsMatch(terms: string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+}
+
+/** The per-row test for every term, for rows already narrowed down (SQLite). */
+export function substringCondition(terms: string[], alias: string): Prisma.Sql {
+  const column = Prisma.raw(`${alias}."searchText"`);
+  return Prisma.join(
+    terms.map((t) => Prisma.sql`instr(${column}, ${t}) > 0`),
+    " AND ",
+  );
+}
+
 /**
  * The WHERE condition for a table with `seq` and `searchText`, given its trigram index table
  * (SQLite FTS5; PostgreSQL uses a pg_trgm index on the column itself).
@@ -43,12 +66,14 @@ export function searchCondition(engine: Engine, terms: string[], alias: string, 
       " AND ",
     );
   }
-  const conditions = terms.map((t) => Prisma.sql`instr(${column}, ${t}) > 0`);
-  const indexed = terms.filter((t) => [...t].length >= TRIGRAM);
+  // The index answers terms of three characters or more exactly; shorter ones are checked
+  // row by row on what the index leaves (or on every row, if no term is long enough).
+  const indexed = indexedTerms(terms);
+  const short = terms.filter((t) => !indexed.includes(t));
+  const conditions = short.length ? [substringCondition(short, alias)] : [];
   if (indexed.length) {
-    const match = indexed.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
     conditions.unshift(
-      Prisma.sql`${Prisma.raw(`${alias}."seq"`)} IN (SELECT rowid FROM ${Prisma.raw(`"${ftsTable}"`)} WHERE ${Prisma.raw(`"${ftsTable}"`)} MATCH ${match})`,
+      Prisma.sql`${Prisma.raw(`${alias}."seq"`)} IN (SELECT rowid FROM ${Prisma.raw(`"${ftsTable}"`)} WHERE ${Prisma.raw(`"${ftsTable}"`)} MATCH ${ftsMatch(indexed)})`,
     );
   }
   return Prisma.join(conditions, " AND ");

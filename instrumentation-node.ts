@@ -1,0 +1,10 @@
+import { db } from "./lib/db";
+import { log, logError } from "./lib/log";
+
+// On SIGTERM (a deploy, `docker stop`, a scale-down) Next.js stops accepting connections and
+// exits; we close the database pool alongside, so PostgreSQL sees clean disconnects and
+// queries already running finish instead of being cut off.
+process.once("SIGTERM", () => {
+  log("info", "SIGTERM: closing the database pool");
+  db.$disconnect().catch((error: unknown) => logError("Closing the database pool failed", error));
+});

@@ -1,0 +1,71 @@
+import { db, Prisma } from "./db";
+
+// Exact list totals without counting on every request. Counting a filtered list is the one
+// part of a list request whose cost grows with the table (a common search word matches a
+// seventh of a million posts). Each table has a version in "DataVersion" that triggers move on
+// every write that can change a total (see the data_versions migration), so a total counted
+// at version v is reused only while the table is still at version v: after any write, from
+// any process or app instance, the next request counts again.
+//
+// Order matters: the version is read before (or with the page, in the same statement as) the
+// count. If a write lands in between, the count
+// is newer than the version it is stored under, and no later request can read that old version
+// again, so the stale pairing is never used.
+
+type Table = "Post" | "Changelog";
+
+const MAX_ENTRIES = 1000;
+const cache = new Map<string, { version: bigint; total: number }>();
+
+type Version = bigint | number;
+
+const keyOf = (table: Table, where: Prisma.Sql) => `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
+
+/** A row that also carries its table's version, read in the same statement as the row. */
+export interface VersionedRow {
+  dataVersion: Version;
+}
+
+/** A select-list column with the table's version, named "dataVersion". */
+export function dataVersionColumn(table: Table): Prisma.Sql {
+  return Prisma.raw(`(SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = '${table}') AS "dataVersion"`);
+}
+
+async function versionOf(table: Table): Promise<bigint> {
+  const rows = await db.$queryRaw<{ version: Version }[]>`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`;
+  return BigInt(rows[0]?.version ?? -1);
+}
+
+/**
+ * The total for `where` on `table`: cached while the table is unchanged, else `count()`.
+ * `known` is the version read with the page (when the page has rows); else it is read here.
+ */
+export async function exactTotal(
+  table: Table,
+  where: Prisma.Sql,
+  count: () => Promise<number>,
+  known?: Version,
+): Promise<number> {
+  const key = keyOf(table, where);
+  const version = known === undefined || known === null ? await versionOf(table) : BigInt(known);
+  const hit = cache.get(key);
+  if (hit && hit.version === version) {
+    // Map order is insertion order: re-inserting keeps the most used entries last.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.total;
+  }
+  const total = await count();
+  cache.delete(key);
+  cache.set(key, { version, total });
+  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return total;
+}
+
+/**
+ * The last total counted for `where`, whatever the table's version: a hint for choosing a
+ * query plan (never shown), since every plan gives the same rows.
+ */
+export function totalHint(table: Table, where: Prisma.Sql): number | undefined {
+  return cache.get(keyOf(table, where))?.total;
+}

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Makes sure the machine's PostgreSQL 15 is installed and running, with a role the tests can
+# use to create and drop their own databases. Idempotent; run as root on Debian.
+# Prints only the admin URL on stdout (TEST_POSTGRES_URL); everything else goes to stderr.
+set -eu
+
+VERSION=15
+ROLE=feedback
+PASSWORD=feedback
+
+{
+  if ! command -v pg_ctlcluster >/dev/null 2>&1 || [ ! -d "/usr/lib/postgresql/$VERSION" ]; then
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
+  fi
+  if ! pg_lsclusters -h | awk -v v="$VERSION" '$1 == v && $2 == "main"' | grep -q .; then
+    pg_createcluster "$VERSION" main
+  fi
+  pg_ctlcluster "$VERSION" main start || pg_lsclusters -h | awk -v v="$VERSION" '$1 == v && $2 == "main" && $4 == "online"' | grep -q .
+
+  # Wait until the server accepts connections (a fresh start takes a moment).
+  tries=0
+  until su postgres -c "psql -qAtc 'SELECT 1'" >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    [ "$tries" -ge 30 ] && { echo "PostgreSQL did not come up" ; exit 1; }
+    sleep 1
+  done
+
+  exists=$(su postgres -c "psql -qAtc \"SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'\"")
+  if [ "$exists" != "1" ]; then
+    su postgres -c "psql -qc \"CREATE ROLE $ROLE LOGIN PASSWORD '$PASSWORD' CREATEDB\""
+  else
+    su postgres -c "psql -qc \"ALTER ROLE $ROLE LOGIN PASSWORD '$PASSWORD' CREATEDB\""
+  fi
+} >&2
+
+echo "postgresql://$ROLE:$PASSWORD@127.0.0.1:5432/postgres"
