@@ -1,43 +1,37 @@
 import { ApiError } from "../api/errors";
-import { db } from "../db";
+import { db, Prisma } from "../db";
 import type { UpdateCommentBody } from "./schemas";
-import { serializeComment } from "./serialize";
+import { type CommentRow, serializeComment } from "./serialize";
 
-const commentSelect = {
-  id: true,
-  postId: true,
-  commentDescription: true,
-  pinned: true,
-  pinnedAt: true,
-  postedById: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
+let lastStamp = 0;
+
+/** Now, but strictly later than the last time this process handed out. */
+function stamp(): Date {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp);
+}
 
 /**
- * Edits and/or pins one comment. Pinning a pinned comment keeps its pinnedAt; unpinning
- * clears it; every successful update moves updatedAt. One transaction, so a refused or failed
- * update changes nothing.
+ * Edits and/or pins one comment in a single UPDATE, so it is atomic without holding a
+ * transaction open across round trips (SQLite has one writer; an interactive transaction
+ * queues every other write behind it). The right-hand sides all see the row as it was:
+ * pinning a pinned comment keeps its pinnedAt, pinning an unpinned one stamps it, unpinning
+ * clears it. Every successful update moves updatedAt. A refused update never reaches here.
  */
 export async function updateComment(id: string, body: UpdateCommentBody) {
-  const updated = await db.$transaction(async (tx) => {
-    const current = await tx.comment.findUnique({ where: { id }, select: { pinned: true, updatedAt: true } });
-    if (!current) throw new ApiError("not_found", `No comment has the id "${id}".`);
-    // Strictly later than the last update, even within the same millisecond.
-    const now = new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1));
-    const pin =
-      body.pinComment === undefined || body.pinComment === current.pinned
-        ? {}
-        : { pinned: body.pinComment, pinnedAt: body.pinComment ? now : null };
-    return tx.comment.update({
-      where: { id },
-      data: {
-        ...(body.commentDescription !== undefined ? { commentDescription: body.commentDescription } : {}),
-        ...pin,
-        updatedAt: now,
-      },
-      select: commentSelect,
-    });
-  });
-  return serializeComment(updated);
+  const now = stamp();
+  const set: Prisma.Sql[] = [];
+  if (body.commentDescription !== undefined) set.push(Prisma.sql`"commentDescription" = ${body.commentDescription}`);
+  if (body.pinComment === true) {
+    set.push(Prisma.sql`"pinnedAt" = CASE WHEN "pinned" THEN "pinnedAt" ELSE ${now} END`, Prisma.sql`"pinned" = TRUE`);
+  } else if (body.pinComment === false) {
+    set.push(Prisma.sql`"pinnedAt" = NULL`, Prisma.sql`"pinned" = FALSE`);
+  }
+  set.push(Prisma.sql`"updatedAt" = ${now}`);
+
+  const [row] = await db.$queryRaw<CommentRow[]>`
+    UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}
+    RETURNING "id", "postId", "commentDescription", "pinned", "pinnedAt", "postedById", "createdAt", "updatedAt"`;
+  if (!row) throw new ApiError("not_found", `No comment has the id "${id}".`);
+  return serializeComment(row);
 }
