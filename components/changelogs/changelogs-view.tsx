@@ -1,9 +1,8 @@
 "use client";
 
 import { useCallback, useId } from "react";
-import { Pager } from "@/components/ui/pagination";
+import { ListResults } from "@/components/ui/list-results";
 import { SearchBox } from "@/components/ui/search-box";
-import { EmptyState, ErrorState } from "@/components/ui/states";
 import { useChangelogs, useLabels } from "@/lib/dashboard/queries";
 import { limitOf, listOf, pageOf } from "@/lib/dashboard/list-params";
 import { useUrlState } from "@/lib/dashboard/url-state";
@@ -36,7 +35,6 @@ export function ChangelogsView() {
   }
   const selectedLabels = labelOptions.filter((o) => labels.some((l) => l.toLowerCase() === o.toLowerCase()));
 
-  const data = changelogs.data;
   return (
     <>
       <div className="page-header">
@@ -89,55 +87,18 @@ export function ChangelogsView() {
         </div>
       </search>
 
-      {changelogs.isError && !data ? (
-        <ErrorState title="The changelogs could not be loaded." error={changelogs.error} onRetry={() => changelogs.refetch()} />
-      ) : data && data.data.length === 0 ? (
-        data.pagination.total > 0 ? (
-          <EmptyState
-            title={`There is no page ${page}.`}
-            action={
-              <button type="button" className="button" onClick={() => update({ page: undefined })}>
-                Go to the first page
-              </button>
-            }
-          >
-            These filters match {data.pagination.total} changelogs, on {data.pagination.totalPages} pages.
-          </EmptyState>
-        ) : filtered ? (
-          <EmptyState
-            title="No changelogs match these filters."
-            action={
-              <button type="button" className="button" onClick={clearFilters}>
-                Clear filters
-              </button>
-            }
-          >
-            Try fewer search words, another status, or other labels.
-          </EmptyState>
-        ) : (
-          <EmptyState title="No changelogs yet.">Changelogs appear here once they are written or imported.</EmptyState>
-        )
-      ) : (
-        <>
-          {changelogs.isError ? (
-            <div className="alert" role="alert">
-              Could not refresh the changelogs.{" "}
-              <button type="button" className="button button-small" onClick={() => changelogs.refetch()}>
-                Retry
-              </button>
-            </div>
-          ) : null}
-          <ChangelogsTable rows={data?.data} loading={!data} fetching={changelogs.isFetching} skeletonRows={Math.min(limit, 10)} />
-          {data ? (
-            <Pager
-              pagination={data.pagination}
-              noun={{ one: "changelog", many: "changelogs" }}
-              onPage={(next) => update({ page: next > 1 ? String(next) : undefined })}
-              onLimit={(next) => update({ limit: next === 10 ? undefined : String(next), page: undefined })}
-            />
-          ) : null}
-        </>
-      )}
+      <ListResults
+        query={changelogs}
+        noun={{ one: "changelog", many: "changelogs" }}
+        page={page}
+        limit={limit}
+        filtered={filtered}
+        filterHint="Try fewer search words, another status, or other labels."
+        emptyHint="Changelogs appear here once they are written or imported."
+        clearFilters={clearFilters}
+        update={update}
+        table={(props) => <ChangelogsTable {...props} />}
+      />
     </>
   );
 }

@@ -1,8 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useId } from "react";
-import { EmptyState, ErrorState } from "@/components/ui/states";
-import { Pager } from "@/components/ui/pagination";
+import { ListResults } from "@/components/ui/list-results";
 import { SearchBox } from "@/components/ui/search-box";
 import { useBoards, usePosts, useStatuses } from "@/lib/dashboard/queries";
 import { limitOf, pageOf } from "@/lib/dashboard/list-params";
@@ -50,7 +49,6 @@ export function PostsView() {
   const clearFilters = () =>
     update({ search: undefined, boardId: undefined, statusId: undefined, postedById: undefined, page: undefined });
 
-  const data = posts.data;
   return (
     <>
       <div className="page-header">
@@ -101,55 +99,18 @@ export function PostsView() {
         </div>
       </search>
 
-      {posts.isError && !data ? (
-        <ErrorState title="The posts could not be loaded." error={posts.error} onRetry={() => posts.refetch()} />
-      ) : data && data.data.length === 0 ? (
-        data.pagination.total > 0 ? (
-          <EmptyState
-            title={`There is no page ${page}.`}
-            action={
-              <button type="button" className="button" onClick={() => update({ page: undefined })}>
-                Go to the first page
-              </button>
-            }
-          >
-            These filters match {data.pagination.total} posts, on {data.pagination.totalPages} pages.
-          </EmptyState>
-        ) : filtered ? (
-          <EmptyState
-            title="No posts match these filters."
-            action={
-              <button type="button" className="button" onClick={clearFilters}>
-                Clear filters
-              </button>
-            }
-          >
-            Try fewer search words, another board or status, or any author.
-          </EmptyState>
-        ) : (
-          <EmptyState title="No posts yet.">Posts appear here once people send feedback or you import a dataset.</EmptyState>
-        )
-      ) : (
-        <>
-          {posts.isError ? (
-            <div className="alert" role="alert">
-              Could not refresh the posts.{" "}
-              <button type="button" className="button button-small" onClick={() => posts.refetch()}>
-                Retry
-              </button>
-            </div>
-          ) : null}
-          <PostsTable rows={data?.data} loading={!data} fetching={posts.isFetching} skeletonRows={Math.min(limit, 10)} />
-          {data ? (
-            <Pager
-              pagination={data.pagination}
-              noun={{ one: "post", many: "posts" }}
-              onPage={(next) => update({ page: next > 1 ? String(next) : undefined })}
-              onLimit={(next) => update({ limit: next === 10 ? undefined : String(next), page: undefined })}
-            />
-          ) : null}
-        </>
-      )}
+      <ListResults
+        query={posts}
+        noun={{ one: "post", many: "posts" }}
+        page={page}
+        limit={limit}
+        filtered={filtered}
+        filterHint="Try fewer search words, another board or status, or any author."
+        emptyHint="Posts appear here once people send feedback or you import a dataset."
+        clearFilters={clearFilters}
+        update={update}
+        table={(props) => <PostsTable {...props} />}
+      />
     </>
   );
 }

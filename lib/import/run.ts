@@ -20,7 +20,8 @@ export class ImportError extends Error {
   }
 }
 
-export interface ImportSummary {
+/** How many records of each kind a dataset holds. */
+export interface DatasetCounts {
   boards: number;
   statuses: number;
   users: number;
@@ -197,7 +198,7 @@ export async function recountComments(tx: Tx | Db, postIds: string[]): Promise<v
   }
 }
 
-export async function runImport(raw: unknown, progress: Progress = () => {}, database: Db = db): Promise<ImportSummary> {
+export async function runImport(raw: unknown, progress: Progress = () => {}, database: Db = db): Promise<DatasetCounts> {
   const data = await validateImport(raw, database);
   await database.$transaction((tx) => writeAll(tx, data, progress), { timeout: 24 * 3_600_000, maxWait: 60_000 });
   return {

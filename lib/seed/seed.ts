@@ -1,6 +1,7 @@
 import { db, dbEngine, type Tx } from "../db";
 import type { Engine } from "../env";
 import { fold, searchTextOf } from "../search";
+import type { DatasetCounts } from "../import/run";
 
 // `feedback seed`: deterministic demo data that reads like a real product's feedback. The same
 // --posts and --seed always give the same rows. Every id starts with "demo_", and a new seed
@@ -10,15 +11,6 @@ export interface SeedOptions {
   posts: number;
   seed: number;
   progress?: (message: string) => void;
-}
-
-export interface SeedSummary {
-  boards: number;
-  statuses: number;
-  users: number;
-  posts: number;
-  comments: number;
-  changelogs: number;
 }
 
 /** mulberry32: a small, fast PRNG with a 32-bit state; plenty for demo data. */
@@ -136,7 +128,7 @@ async function insertRows(tx: Tx, engine: Engine, table: string, columns: Column
   }
 }
 
-export async function seed({ posts, seed: seedValue, progress = () => {} }: SeedOptions): Promise<SeedSummary> {
+export async function seed({ posts, seed: seedValue, progress = () => {} }: SeedOptions): Promise<DatasetCounts> {
   const engine = dbEngine();
   const rand = random(seedValue);
   const userCount = Math.max(10, Math.min(50_000, Math.ceil(posts / 20)));
