@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "../dates";
 import { idsParam, listParam, pageParams, searchParam } from "../api/query";
 
 export const CHANGELOG_STATUSES = ["Draft", "Published"] as const;
@@ -35,7 +36,6 @@ export const CHANGELOG_LIST_KEYS = ["id", "labels"] as const;
 
 export const changelogParams = z.object({ changelogId: z.string().min(1).max(200) });
 
-const isoDate = z.iso.datetime().meta({ example: "2026-01-02T03:04:05.000Z" });
 
 export const changelogRecord = z
   .object({
@@ -44,9 +44,9 @@ export const changelogRecord = z
     content: z.string().meta({ description: "Markdown." }),
     status: z.enum(CHANGELOG_STATUSES),
     labels: z.array(z.string()).meta({ description: "Sorted alphabetically." }),
-    publishedAt: isoDate.nullable(),
-    createdAt: isoDate,
-    updatedAt: isoDate,
+    publishedAt: isoDateTime.nullable(),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
   })
   .meta({ id: "Changelog" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "../dates";
 import { pageParams } from "../api/query";
 
 export const MAX_COMMENT_LENGTH = 10_000;
@@ -39,7 +40,6 @@ export const updateCommentBody = z
 
 export type UpdateCommentBody = z.output<typeof updateCommentBody>;
 
-const isoDate = z.iso.datetime().meta({ example: "2026-01-02T03:04:05.000Z" });
 
 export const commentRecord = z
   .object({
@@ -47,10 +47,10 @@ export const commentRecord = z
     postId: z.string(),
     commentDescription: z.string(),
     pinned: z.boolean(),
-    pinnedAt: isoDate.nullable(),
+    pinnedAt: isoDateTime.nullable(),
     postedById: z.string(),
-    createdAt: isoDate,
-    updatedAt: isoDate,
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
   })
   .meta({ id: "Comment" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isoDateTime } from "../dates";
 import { filterParam, idsParam, pageParams, searchParam } from "../api/query";
 
 export const POST_SORTS = ["latest", "top"] as const;
@@ -22,7 +23,6 @@ export const listPostsQuery = z.object({
 export type ListPostsQuery = z.output<typeof listPostsQuery>;
 export const POST_LIST_KEYS = ["id"] as const;
 
-const isoDate = z.iso.datetime().meta({ example: "2026-01-02T03:04:05.000Z" });
 
 export const postRecord = z
   .object({
@@ -37,8 +37,8 @@ export const postRecord = z
     postedBy: z.object({ id: z.string(), name: z.string() }),
     upvotes: z.number().int(),
     commentCount: z.number().int(),
-    createdAt: isoDate,
-    updatedAt: isoDate,
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
   })
   .meta({ id: "Post" });
 
