@@ -1,4 +1,4 @@
-import { db, Prisma } from "./db";
+import { Prisma, read } from "./db";
 
 // Exact list totals without counting on every request. Counting a filtered list is the one
 // part of a list request whose cost grows with the table (a common search word matches a
@@ -32,7 +32,7 @@ export function dataVersionColumn(table: Table): Prisma.Sql {
 }
 
 async function versionOf(table: Table): Promise<bigint> {
-  const rows = await db.$queryRaw<{ version: Version }[]>`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`;
+  const rows = await read<{ version: Version }>(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`);
   return BigInt(rows[0]?.version ?? -1);
 }
 

@@ -1,5 +1,5 @@
 import { ApiError } from "../api/errors";
-import { db } from "../db";
+import { db, Prisma, read } from "../db";
 import { hashSecret, looksLikeKey, type Scope, SCOPES } from "./keys";
 import { SESSION_COOKIE } from "./session";
 
@@ -58,8 +58,8 @@ export async function authenticate(headers: Headers): Promise<Principal> {
     if (!looksLikeKey(secret)) throw unauthorized("The API key is not valid.");
     // Raw SQL: this runs on every request, and Prisma's model API costs several times more CPU
     // than the lookup itself.
-    const [key] = await db.$queryRaw<KeyRow[]>`
-      SELECT "id", "name", "scopes", "revokedAt" FROM "ApiKey" WHERE "hash" = ${hashSecret(secret)}`;
+    const [key] = await read<KeyRow>(Prisma.sql`
+      SELECT "id", "name", "scopes", "revokedAt" FROM "ApiKey" WHERE "hash" = ${hashSecret(secret)}`);
     if (!key) throw unauthorized("The API key is not valid.");
     if (key.revokedAt) throw unauthorized("The API key has been revoked.");
     touch(key.id);
@@ -68,10 +68,10 @@ export async function authenticate(headers: Headers): Promise<Principal> {
 
   const token = readCookie(headers.get("cookie"), SESSION_COOKIE);
   if (token) {
-    const [session] = await db.$queryRaw<(KeyRow & { expiresAt: Date | string })[]>`
+    const [session] = await read<KeyRow & { expiresAt: Date | string }>(Prisma.sql`
       SELECT k."id", k."name", k."scopes", k."revokedAt", s."expiresAt"
       FROM "Session" s JOIN "ApiKey" k ON k."id" = s."apiKeyId"
-      WHERE s."tokenHash" = ${hashSecret(token)}`;
+      WHERE s."tokenHash" = ${hashSecret(token)}`);
     if (session && new Date(session.expiresAt) > new Date() && !session.revokedAt) {
       touch(session.id);
       return { keyId: session.id, keyName: session.name, scopes: toScopes(session.scopes), via: "session" };

@@ -1,4 +1,4 @@
-import { db, dbEngine, Prisma } from "../db";
+import { dbEngine, Prisma, read } from "../db";
 import { fold, searchCondition, searchTerms } from "../search";
 import type { ListChangelogsQuery } from "./schemas";
 import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
@@ -33,8 +33,8 @@ function filters(query: ListChangelogsQuery): Prisma.Sql {
 async function labelsOf(ids: string[]): Promise<Map<string, string[]>> {
   const byId = new Map<string, string[]>(ids.map((id) => [id, []]));
   if (!ids.length) return byId;
-  const rows = await db.$queryRaw<{ changelogId: string; name: string }[]>`
-    SELECT l."changelogId", l."name" FROM "ChangelogLabel" l WHERE l."changelogId" IN (${Prisma.join(ids)})`;
+  const rows = await read<{ changelogId: string; name: string }>(Prisma.sql`
+    SELECT l."changelogId", l."name" FROM "ChangelogLabel" l WHERE l."changelogId" IN (${Prisma.join(ids)})`);
   for (const row of rows) byId.get(row.changelogId)?.push(row.name);
   return byId;
 }
@@ -45,14 +45,14 @@ export async function listChangelogs(query: ListChangelogsQuery) {
   const where = filters(query);
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
   // The page first: its rows carry the table's version, so a cached total costs no query.
-  const rows = await db.$queryRaw<(ChangelogRow & VersionedRow)[]>`
+  const rows = await read<ChangelogRow & VersionedRow>(Prisma.sql`
     SELECT ${COLUMNS}, ${dataVersionColumn("Changelog")}
-    FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`;
+    FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${query.limit} OFFSET ${offset}`);
   const total = await exactTotal(
     "Changelog",
     where,
     async () => {
-      const counted = await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Changelog" t ${where}`;
+      const counted = await read<{ total: number | bigint }>(Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`);
       return Number(counted[0]?.total ?? 0);
     },
     rows[0]?.dataVersion,
@@ -65,7 +65,7 @@ export async function listChangelogs(query: ListChangelogsQuery) {
 }
 
 export async function getChangelog(id: string) {
-  const rows = await db.$queryRaw<ChangelogRow[]>`SELECT ${COLUMNS} FROM "Changelog" t WHERE t."id" = ${id}`;
+  const rows = await read<ChangelogRow>(Prisma.sql`SELECT ${COLUMNS} FROM "Changelog" t WHERE t."id" = ${id}`);
   const row = rows[0];
   if (!row) return null;
   const labels = await labelsOf([row.id]);

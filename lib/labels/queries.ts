@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { Prisma, read } from "../db";
 import type { ListLabelsQuery } from "./schemas";
 import { type LabelRow, serializeLabel } from "./serialize";
 
@@ -6,9 +6,9 @@ import { type LabelRow, serializeLabel } from "./serialize";
 export async function listLabels(query: ListLabelsQuery) {
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
   const [countRows, rows] = await Promise.all([
-    db.$queryRaw<{ total: number | bigint }[]>`SELECT count(DISTINCT l."nameKey") AS "total" FROM "ChangelogLabel" l`,
-    db.$queryRaw<LabelRow[]>`SELECT min(l."name") AS "name", count(*) AS "changelogCount"
-      FROM "ChangelogLabel" l GROUP BY l."nameKey" ORDER BY l."nameKey" ASC LIMIT ${query.limit} OFFSET ${offset}`,
+    read<{ total: number | bigint }>(Prisma.sql`SELECT count(DISTINCT l."nameKey") AS "total" FROM "ChangelogLabel" l`),
+    read<LabelRow>(Prisma.sql`SELECT min(l."name") AS "name", count(*) AS "changelogCount"
+      FROM "ChangelogLabel" l GROUP BY l."nameKey" ORDER BY l."nameKey" ASC LIMIT ${query.limit} OFFSET ${offset}`),
   ]);
   return { labels: rows.map(serializeLabel), total: Number(countRows[0]?.total ?? 0) };
 }

@@ -1,4 +1,4 @@
-import { db, dbEngine, Prisma } from "../db";
+import { dbEngine, Prisma, read } from "../db";
 import { ftsMatch, indexedTerms, searchCondition, searchTerms, substringCondition } from "../search";
 import { dataVersionColumn, exactTotal, totalHint, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
@@ -43,8 +43,8 @@ function countFromIndex(plain: Prisma.Sql[], terms: string[]): boolean {
 
 async function countPosts(plain: Prisma.Sql[], terms: string[], where: Prisma.Sql): Promise<number> {
   const rows = countFromIndex(plain, terms)
-    ? await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "PostSearch" WHERE "PostSearch" MATCH ${ftsMatch(terms)}`
-    : await db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "Post" t ${where}`;
+    ? await read<{ total: number | bigint }>(Prisma.sql`SELECT count(*) AS "total" FROM "PostSearch" WHERE "PostSearch" MATCH ${ftsMatch(terms)}`)
+    : await read<{ total: number | bigint }>(Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${where}`);
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -54,12 +54,12 @@ async function countPosts(plain: Prisma.Sql[], terms: string[], where: Prisma.Sq
  * otherwise walk all of "Post" and probe the page for each row. PostgreSQL plans it as a join.
  */
 function rowsOf(page: Prisma.Sql, sortBy: ListPostsQuery["sortBy"]) {
-  return db.$queryRaw<(PostRow & VersionedRow)[]>`${SELECT_POST}
+  return read<PostRow & VersionedRow>(Prisma.sql`${SELECT_POST}
     FROM (${page}) page
     CROSS JOIN "Post" p
     ${JOINS}
     WHERE p."id" = page."id"
-    ORDER BY ${Prisma.raw(ORDER[sortBy].outer)}`;
+    ORDER BY ${Prisma.raw(ORDER[sortBy].outer)}`);
 }
 
 /**
@@ -116,6 +116,6 @@ export async function listPosts(query: ListPostsQuery) {
 }
 
 export async function getPost(id: string) {
-  const rows = await db.$queryRaw<PostRow[]>`${SELECT_POST} FROM "Post" p ${JOINS} WHERE p."id" = ${id}`;
+  const rows = await read<PostRow>(Prisma.sql`${SELECT_POST} FROM "Post" p ${JOINS} WHERE p."id" = ${id}`);
   return rows[0] ? serializePost(rows[0]) : null;
 }

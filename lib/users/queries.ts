@@ -1,4 +1,4 @@
-import { db, dbEngine, Prisma } from "../db";
+import { dbEngine, Prisma, read } from "../db";
 import { searchTerms } from "../search";
 import type { ListUsersQuery } from "./schemas";
 import { serializeUser, type UserRow } from "./serialize";
@@ -18,9 +18,9 @@ export async function listUsers(query: ListUsersQuery) {
   const where = filters(query);
   const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
   const [countRows, rows] = await Promise.all([
-    db.$queryRaw<{ total: number | bigint }[]>`SELECT count(*) AS "total" FROM "User" u ${where}`,
-    db.$queryRaw<UserRow[]>`SELECT u."id", u."name" FROM "User" u ${where}
-      ORDER BY u."name" ASC, u."id" ASC LIMIT ${query.limit} OFFSET ${offset}`,
+    read<{ total: number | bigint }>(Prisma.sql`SELECT count(*) AS "total" FROM "User" u ${where}`),
+    read<UserRow>(Prisma.sql`SELECT u."id", u."name" FROM "User" u ${where}
+      ORDER BY u."name" ASC, u."id" ASC LIMIT ${query.limit} OFFSET ${offset}`),
   ]);
   return { users: rows.map(serializeUser), total: Number(countRows[0]?.total ?? 0) };
 }
