@@ -109,10 +109,9 @@ export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodTyp
         z.output<P>
       >);
       if ("list" in result) {
-        const link = linkHeader(url, result.pagination);
         return json({ data: result.list, pagination: result.pagination }, 200, requestId, {
           ...extraHeaders,
-          ...(link ? { Link: link } : {}),
+          Link: linkHeader(url, result.pagination),
         });
       }
       return json(result, 200, requestId, extraHeaders);

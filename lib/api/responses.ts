@@ -37,7 +37,7 @@ export function pagination(page: number, limit: number, total: number): Paginati
 }
 
 /** RFC 8288 Link header for a list, with every other query parameter kept as it was. */
-export function linkHeader(url: URL, p: Pagination): string | undefined {
+export function linkHeader(url: URL, p: Pagination): string {
   const link = (page: number, rel: string) => {
     const target = new URL(url);
     target.searchParams.set("page", String(page));

@@ -1,4 +1,4 @@
-import { type Db, db, type Tx } from "../db";
+import { type Db, db, type Tx, Prisma } from "../db";
 import { fold, searchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
 
@@ -190,12 +190,11 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
   for (const ids of chunks(touched)) await recountComments(tx, ids);
 }
 
+/** Sets commentCount from the comments themselves, for a chunk of posts, in one statement. */
 export async function recountComments(tx: Tx | Db, postIds: string[]): Promise<void> {
-  const counts = await tx.comment.groupBy({ by: ["postId"], where: { postId: { in: postIds } }, _count: { _all: true } });
-  const byPost = new Map(counts.map((c) => [c.postId, c._count._all]));
-  for (const id of postIds) {
-    await tx.post.updateMany({ where: { id, NOT: { commentCount: byPost.get(id) ?? 0 } }, data: { commentCount: byPost.get(id) ?? 0 } });
-  }
+  await tx.$executeRaw`
+    UPDATE "Post" SET "commentCount" = (SELECT count(*) FROM "Comment" c WHERE c."postId" = "Post"."id")
+    WHERE "id" IN (${Prisma.join(postIds)})`;
 }
 
 export async function runImport(raw: unknown, progress: Progress = () => {}, database: Db = db): Promise<DatasetCounts> {
