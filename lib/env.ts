@@ -25,9 +25,23 @@ const schema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: integer(5000, 0, 120_000),
   // Requests per minute a single API key may make; 0 turns the limit off.
   RATE_LIMIT_PER_MINUTE: integer(6000, 0, 10_000_000),
+  // Requests per minute one client address may make before authentication (unknown or missing
+  // keys, sign-in attempts); 0 turns the limit off.
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: integer(300, 0, 10_000_000),
+  // Where rate-limit counters live so every process shares them: Redis when set, else the
+  // database on PostgreSQL, else this process's memory (SQLite, one process).
+  REDIS_URL: z.string().trim().optional().transform((v) => v || undefined),
+  // Believe X-Forwarded-For / -Host / -Proto only behind a proxy that sets them.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default("false")
+    .transform((v) => ["1", "true", "yes"].includes(v.toLowerCase())),
   SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // text: one readable line per event; json: one JSON object per line, for log shippers.
+  LOG_FORMAT: z.enum(["text", "json"]).default("text"),
 });
 
 export type Env = z.infer<typeof schema>;
