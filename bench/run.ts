@@ -189,12 +189,14 @@ async function start(kind: "app" | "baseline", url: string, port: number): Promi
     NEXT_TELEMETRY_DISABLED: "1",
     // The limiter would turn a load test into a 429 test.
     RATE_LIMIT_PER_MINUTE: "0",
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
     LOG_LEVEL: "warn",
     BASELINE_PORT: String(port),
   };
   const child: ChildProcess =
     kind === "app"
-      ? spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+      ? spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
           cwd: root,
           env,
           stdio: ["ignore", "ignore", "inherit"],
@@ -345,7 +347,7 @@ function report(engine: string, prepared: Prepared, version: string, rows: Row[]
     `- Machine: ${machine()}`,
     `- Database: ${version}`,
     `- Data: ${prepared.describe}`,
-    `- Load: autocannon, ${duration} s per run after a 2 s warm-up, on the same machine; the app is \`next start\` (production build), the rate limit off.`,
+    `- Load: autocannon, ${duration} s per run after a 2 s warm-up, on the same machine; the app is \`server.ts\` (production build), the rate limit off.`,
     "- Floor: GET /api/health on the same app (a route handler with no database work). Baseline: bench/baseline-server.ts (node:http, the same driver, hand-written SQL, same JSON, same key check).",
     "- Memory: the app server's peak resident set size during the run.",
     `- Machine load (1-minute load average) at the start and end of the run: ${loadAtStart.toFixed(1)} / ${(os.loadavg()[0] ?? 0).toFixed(1)}. Other work on the machine (colleagues' test runs) shows up as noise.`,

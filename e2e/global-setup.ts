@@ -51,9 +51,18 @@ export default async function globalSetup(config: FullConfig) {
   process.env.E2E_DATABASE_URL = databaseUrl;
 
   let output = "";
-  const server = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], {
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: "production", RATE_LIMIT_PER_MINUTE: "0", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: "production",
+      PORT: port,
+      HOSTNAME: "127.0.0.1",
+      RATE_LIMIT_PER_MINUTE: "0",
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   server.stdout?.on("data", (d) => (output += d));

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { type Engine, engineOf, env, sqlitePath } from "./env";
+import { type Engine, engineOf, env, inNextServer, sqlitePath } from "./env";
 
 // Driver adapters for both engines, shared by the app, the command line and Prisma's CLI.
 
@@ -17,13 +17,19 @@ export function createAdapter(url = env().DATABASE_URL) {
   if (engineOf(url) === "sqlite") {
     const file = sqlitePath(url);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    return new PrismaBetterSQLite3({ url: file, timeout: config.SQLITE_BUSY_TIMEOUT_MS });
+    // better-sqlite3 waits for a lock by sleeping the thread: fine for the command line, never
+    // for the server's event loop, where db.ts's write() waits on a timer instead.
+    return new PrismaBetterSQLite3({ url: file, timeout: inNextServer() ? 0 : config.DATABASE_LOCK_TIMEOUT_MS });
   }
   return new PrismaPg({
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
     connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
     statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lock_timeout: config.DATABASE_LOCK_TIMEOUT_MS,
+    // The client's own clock: a server that stops answering (a network partition) cannot hold
+    // a request past the statement timeout and a margin for the round trip.
+    query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 2_000,
     idleTimeoutMillis: 30_000,
   });
 }

@@ -1,9 +1,10 @@
-import Database from "better-sqlite3";
 import { createAdapter } from "./db-adapter";
+import { isLockBusy } from "./db-errors";
 import { engineOf, env, sqlitePath } from "./env";
 import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { ReadPool } from "./sqlite/read-pool";
 
 export { Prisma };
 
@@ -19,7 +20,8 @@ function createClient(): Db {
   const adapter = createAdapter(url);
   if (engineOf(url) === "sqlite") {
     // The file is in WAL mode (set by `feedback migrate`, it persists), so readers never wait
-    // for the writer; the adapter's busy timeout makes a second writer wait instead of failing.
+    // for the writer. A second writer waits for the lock in the command line; in the server it
+    // fails at once and write() tries again without blocking (see there).
     return new SqliteClient({ adapter: adapter as never });
   }
   return new PostgresClient({ adapter: adapter as never }) as unknown as Db;
@@ -39,39 +41,56 @@ function sqliteValue(value: Value): unknown {
   return value;
 }
 
-interface SqliteReader {
-  connection: Database.Database;
-  statements: Map<string, Database.Statement>;
-}
+const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool };
 
-const globalForReader = globalThis as unknown as { feedbackReader?: SqliteReader };
-const MAX_STATEMENTS = 500;
-
-function sqliteReader(): SqliteReader {
-  if (!globalForReader.feedbackReader) {
-    const connection = new Database(sqlitePath(env().DATABASE_URL), { fileMustExist: true, timeout: env().SQLITE_BUSY_TIMEOUT_MS });
-    // This connection only ever reads; refuse anything else outright.
-    connection.pragma("query_only = ON");
-    globalForReader.feedbackReader = { connection, statements: new Map() };
+function sqliteReadPool(): ReadPool {
+  if (!globalForReader.feedbackReadPool) {
+    const config = env();
+    globalForReader.feedbackReadPool = new ReadPool({
+      file: sqlitePath(config.DATABASE_URL),
+      size: config.SQLITE_READ_WORKERS,
+      budgetMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      busyTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+      maxQueue: 1000,
+    });
   }
-  return globalForReader.feedbackReader;
+  return globalForReader.feedbackReadPool;
 }
 
 /**
- * Runs a read (a SELECT written with Prisma.sql) and returns its rows. On SQLite it uses a
- * second connection, read-only, with prepared statements kept: in WAL mode it reads alongside
- * Prisma's writing connection, and it skips the per-query cost of Prisma's client (about
- * 0.2 ms, most of a list request's own work). On PostgreSQL it is Prisma's $queryRaw.
+ * Runs a read (a SELECT written with Prisma.sql) and returns its rows. On SQLite it runs on a
+ * worker thread with its own read-only connection and kept statements (lib/sqlite/read-pool.ts):
+ * the event loop never waits for SQLite, and it skips the per-query cost of Prisma's client.
+ * On PostgreSQL it is Prisma's $queryRaw.
  * Times come back as Date (PostgreSQL) or ISO text (SQLite); serializers accept both.
  */
 export async function read<T>(query: Prisma.Sql): Promise<T[]> {
   if (dbEngine() !== "sqlite") return db.$queryRaw<T[]>(query);
-  const reader = sqliteReader();
-  let statement = reader.statements.get(query.sql);
-  if (!statement) {
-    statement = reader.connection.prepare(query.sql);
-    if (reader.statements.size >= MAX_STATEMENTS) reader.statements.delete(reader.statements.keys().next().value as string);
-    reader.statements.set(query.sql, statement);
+  return (await sqliteReadPool().run(query.sql, query.values.map(sqliteValue))) as T[];
+}
+
+export async function closeReaders(): Promise<void> {
+  await globalForReader.feedbackReadPool?.close();
+  globalForReader.feedbackReadPool = undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a write that may meet another writer's lock. On PostgreSQL the wait is the server's
+ * (lock_timeout, off the event loop). On SQLite the server's connection never waits (a busy
+ * timeout would sleep on the event loop and stall every request), so a write that finds the
+ * database locked is tried again on a timer, until DATABASE_LOCK_TIMEOUT_MS, and then fails
+ * as unavailable.
+ */
+export async function write<T>(run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + env().DATABASE_LOCK_TIMEOUT_MS;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isLockBusy(error) || Date.now() + pause > deadline) throw error;
+      await sleep(pause);
+    }
   }
-  return statement.all(...query.values.map(sqliteValue)) as T[];
 }

@@ -20,9 +20,12 @@ const schema = z.object({
   // PostgreSQL pool: connections per process and how long to wait for one / for a statement.
   DATABASE_POOL_SIZE: integer(10, 1, 200),
   DATABASE_CONNECT_TIMEOUT_MS: integer(5000, 100, 120_000),
+  // The longest a query may run (PostgreSQL cancels it; a SQLite read is abandoned): then 503.
   DATABASE_STATEMENT_TIMEOUT_MS: integer(15_000, 100, 600_000),
-  // SQLite: how long a writer waits for the lock before giving up.
-  SQLITE_BUSY_TIMEOUT_MS: integer(5000, 0, 120_000),
+  // How long a write waits for a lock someone else holds before giving up (503 in the API).
+  DATABASE_LOCK_TIMEOUT_MS: integer(5000, 0, 120_000),
+  // SQLite: worker threads that run reads off the event loop, each with its own connection.
+  SQLITE_READ_WORKERS: integer(2, 1, 64),
   // Requests per minute a single API key may make; 0 turns the limit off.
   RATE_LIMIT_PER_MINUTE: integer(6000, 0, 10_000_000),
   // Requests per minute one client address may make before authentication (unknown or missing
@@ -57,6 +60,14 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/**
+ * Whether this code runs in the Next.js server (rather than the command line). Next.js's
+ * compiler writes NEXT_RUNTIME into its server bundles; it is not in the process environment.
+ */
+export function inNextServer(): boolean {
+  return process.env.NEXT_RUNTIME === "nodejs";
 }
 
 export type Engine = "sqlite" | "postgres";

@@ -27,7 +27,7 @@ function newestSource(): number {
       newest = Math.max(newest, stat.mtimeMs);
     }
   };
-  for (const entry of ["app", "components", "lib", "next.config.mjs", "package-lock.json", "tsconfig.json"]) visit(path.join(root, entry));
+  for (const entry of ["app", "components", "lib", "next.config.mjs", "proxy.ts", "package-lock.json", "tsconfig.json"]) visit(path.join(root, entry));
   return newest;
 }
 
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const config = env();
   const key = await prepareDatabase();
   buildIfStale();
-  const server = spawn(next, ["start", "-p", String(config.PORT), "-H", config.HOSTNAME], {
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },

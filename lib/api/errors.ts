@@ -40,6 +40,11 @@ export class ApiError extends Error {
     return errorStatus[this.code];
   }
 
+  /** The same error with more headers (those it has already win). */
+  withHeaders(headers: Record<string, string>): ApiError {
+    return new ApiError(this.code, this.message, { details: this.details, headers: { ...headers, ...this.headers } });
+  }
+
   static invalid(field: string, message: string): ApiError {
     return new ApiError("invalid_request", `Invalid ${field}: ${message}`, { details: [{ field, message }] });
   }

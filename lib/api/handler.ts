@@ -6,6 +6,8 @@ import { logError } from "../log";
 import { readBody } from "./body";
 import { ApiError, type ErrorDetail } from "./errors";
 import { queryObject } from "./query";
+import { isUnavailable } from "../db-errors";
+import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
 import { errorResponse, json, linkHeader, type Pagination } from "./responses";
 
@@ -70,14 +72,56 @@ function shapeKeys(schema: z.ZodType | undefined): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
+/** Seconds a client should wait when the database is unavailable. */
+const UNAVAILABLE_RETRY_AFTER = "2";
+
 export function toErrorResponse(error: unknown, requestId: string, method: string, path: string): Response {
   if (error instanceof ApiError) return errorResponse(error, requestId);
+  if (isUnavailable(error)) {
+    logError(`${method} ${path}: the database is unavailable`, error, requestId);
+    return errorResponse(
+      new ApiError("service_unavailable", "The database is unavailable or busy; try again shortly.", {
+        headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER },
+      }),
+      requestId,
+    );
+  }
   // Prisma's "record to update/delete not found": a row vanished between lookup and write.
   if ((error as { code?: unknown })?.code === "P2025") {
     return errorResponse(new ApiError("not_found", "The record no longer exists."), requestId);
   }
   logError(`${method} ${path} failed`, error, requestId);
   return errorResponse(new ApiError("internal_error", "Something went wrong on our side. Quote the request id if you report it."), requestId);
+}
+
+/**
+ * Who is calling, counted against the right rate limit: the key once authenticated, else the
+ * client's address. A refusal (401 or 429) carries the RateLimit headers like any answer.
+ */
+export async function admit(req: Request): Promise<{ principal: Principal; limitHeaders: Record<string, string> }> {
+  let principal: Principal;
+  try {
+    principal = await authenticate(req.headers);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
+    throw error.withHeaders(limitHeaders);
+  }
+  return { principal, limitHeaders: await takeToken({ kind: "key", id: principal.keyId }) };
+}
+
+/** Answers a request that gets no further than its caller's admission: 404, 405 and the like. */
+export async function refuseAfterAdmission(req: Request, refusal: (method: string, path: string) => ApiError): Promise<Response> {
+  const requestId = requestIdOf(req.headers);
+  const path = new URL(req.url).pathname;
+  const method = methodOf(req);
+  let limitHeaders: Record<string, string> = {};
+  try {
+    ({ limitHeaders } = await admit(req));
+    throw refusal(method, path).withHeaders(limitHeaders);
+  } catch (error) {
+    return toErrorResponse(error, requestId, method, path);
+  }
 }
 
 export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
@@ -90,8 +134,9 @@ export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodTyp
     const url = new URL(req.url);
     let extraHeaders: Record<string, string> = {};
     try {
-      const principal = await authenticate(req.headers);
-      extraHeaders = takeToken(principal.keyId);
+      const admitted = await admit(req);
+      const principal = admitted.principal;
+      extraHeaders = admitted.limitHeaders;
       if (!principal.scopes.includes(options.scope)) {
         throw new ApiError("forbidden", `This API key lacks the "${options.scope}" scope.`);
       }
@@ -133,19 +178,16 @@ export function route(handlers: Partial<Record<Method, RouteFn>>): Record<Method
   const allowed = Object.keys(handlers) as Method[];
   if (allowed.includes("GET") && !allowed.includes("HEAD")) allowed.push("HEAD");
   const allow = [...allowed, "OPTIONS"].join(", ");
-  const refuse: RouteFn = async (req) => {
-    const requestId = requestIdOf(req.headers);
-    try {
-      await authenticate(req.headers);
-      throw new ApiError("method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, {
-        headers: { Allow: allow },
-      });
-    } catch (error) {
-      return toErrorResponse(error, requestId, req.method, new URL(req.url).pathname);
-    }
-  };
+  const refuse = (req: Request) =>
+    refuseAfterAdmission(
+      req,
+      (method) => new ApiError("method_not_allowed", `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } }),
+    );
+  // server.ts brings methods no route can export (TRACE, PROPFIND…) here as marked OPTIONS.
   const options: RouteFn = async (req) =>
-    new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers) } });
+    methodOf(req) !== "OPTIONS"
+      ? refuse(req)
+      : new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers) } });
   const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteFn>;
   for (const method of METHODS) out[method] = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse;
   return out;

@@ -1,5 +1,6 @@
 import { ApiError } from "../api/errors";
 import { db, Prisma, read } from "../db";
+import { log } from "../log";
 import { hashSecret, looksLikeKey, type Scope, SCOPES } from "./keys";
 import { SESSION_COOKIE } from "./session";
 
@@ -29,13 +30,18 @@ function toScopes(value: string): Scope[] {
   return SCOPES.filter((s) => value.split(",").includes(s));
 }
 
-/** Records when a key was last used, at most once a minute per key and process. */
+/**
+ * Records when a key was last used, at most once a minute per key and process. Bookkeeping,
+ * so best-effort: it never delays the request (nobody awaits it, and on SQLite the server's
+ * connection does not wait for a lock), and a failed write is not tried again before the
+ * next minute, so a locked or unavailable database does not see one attempt per request.
+ */
 function touch(keyId: string): void {
   const now = Date.now();
   if (now - (lastUsedWritten.get(keyId) ?? 0) < LAST_USED_EVERY_MS) return;
   lastUsedWritten.set(keyId, now);
-  db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {
-    lastUsedWritten.delete(keyId);
+  db.$executeRaw`UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)} WHERE "id" = ${keyId}`.catch((error: unknown) => {
+    log("debug", `Could not record when key ${keyId} was last used: ${error instanceof Error ? error.message : String(error)}`);
   });
 }
 

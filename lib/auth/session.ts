@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { db } from "../db";
+import { db, write } from "../db";
 import { env } from "../env";
 import { hashSecret } from "./keys";
 
@@ -11,13 +11,15 @@ export const SESSION_COOKIE = "feedback_session";
 export async function createSession(apiKeyId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + env().SESSION_TTL_HOURS * 3_600_000);
-  await db.session.create({
-    data: { id: `ses_${randomBytes(8).toString("hex")}`, tokenHash: hashSecret(token), apiKeyId, expiresAt },
-  });
+  await write(() =>
+    db.session.create({
+      data: { id: `ses_${randomBytes(8).toString("hex")}`, tokenHash: hashSecret(token), apiKeyId, expiresAt },
+    }),
+  );
   return { token, expiresAt };
 }
 
 export async function deleteSession(token: string): Promise<void> {
-  await db.session.deleteMany({ where: { tokenHash: hashSecret(token) } });
+  await write(() => db.session.deleteMany({ where: { tokenHash: hashSecret(token) } }));
 }
 

@@ -1,5 +1,5 @@
 import { ApiError } from "../api/errors";
-import { db, Prisma } from "../db";
+import { db, Prisma, write } from "../db";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
 
@@ -29,9 +29,11 @@ export async function updateComment(id: string, body: UpdateCommentBody) {
   }
   set.push(Prisma.sql`"updatedAt" = ${now}`);
 
-  const [row] = await db.$queryRaw<CommentRow[]>`
-    UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}
-    RETURNING "id", "postId", "commentDescription", "pinned", "pinnedAt", "postedById", "createdAt", "updatedAt"`;
+  const [row] = await write(
+    () => db.$queryRaw<CommentRow[]>`
+      UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}
+      RETURNING "id", "postId", "commentDescription", "pinned", "pinnedAt", "postedById", "createdAt", "updatedAt"`,
+  );
   if (!row) throw new ApiError("not_found", `No comment has the id "${id}".`);
   return serializeComment(row);
 }

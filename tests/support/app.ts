@@ -147,13 +147,16 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let output = "";
-    const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
       cwd: root,
       env: {
         ...process.env,
         DATABASE_URL: database.url,
         NODE_ENV: "production",
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
         RATE_LIMIT_PER_MINUTE: "0",
+        RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
         LOG_LEVEL: "warn",
         ...options.env,
       },

@@ -1,0 +1,119 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+
+// SQLite reads off the event loop. better-sqlite3 is synchronous: a search that takes 400 ms
+// on the main thread holds up every other request, health checks included, for those 400 ms.
+// Here each read runs on one of a few worker threads, each with its own read-only connection
+// (WAL lets them read beside the writer), one read per worker at a time, the rest queued.
+// A read that outlives its budget is answered with an error at once; its worker is replaced,
+// since SQLite offers no way to interrupt it from here.
+
+export class ReadTimeoutError extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`The query took longer than ${budgetMs} ms.`);
+    this.name = "ReadTimeoutError";
+  }
+}
+
+export class ReadQueueFullError extends Error {
+  constructor() {
+    super("Too many reads are waiting for the database.");
+    this.name = "ReadQueueFullError";
+  }
+}
+
+interface Job {
+  sql: string;
+  values: unknown[];
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+export interface ReadPoolOptions {
+  file: string;
+  size: number;
+  budgetMs: number;
+  busyTimeoutMs: number;
+  maxQueue: number;
+}
+
+const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "sqlite", "read-worker.mjs");
+
+export class ReadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+
+  constructor(private readonly options: ReadPoolOptions) {
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  run(sql: string, values: unknown[]): Promise<unknown[]> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.length >= this.options.maxQueue) return reject(new ReadQueueFullError());
+      this.queue.push({ sql, values, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { file: this.options.file, busyTimeoutMs: this.options.busyTimeoutMs },
+    });
+    // An idle worker must not keep a command-line process alive; a busy one must.
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on("message", (message: { rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      const job = this.finish(slot);
+      if (!job) return;
+      if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+      else job.resolve(message.rows ?? []);
+    });
+    worker.on("error", (error) => this.replace(slot, error));
+    worker.on("exit", (code) => this.replace(slot, new Error(`A database reader stopped (exit code ${code}).`)));
+    return slot;
+  }
+
+  private finish(slot: Slot): Job | undefined {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    slot.timer = undefined;
+    slot.worker.unref();
+    queueMicrotask(() => this.dispatch());
+    return job;
+  }
+
+  /** Swaps a dead or stuck worker for a new one, failing the read it held. */
+  private replace(slot: Slot, error: Error): void {
+    const index = this.slots.indexOf(slot);
+    if (index === -1) return;
+    const job = this.finish(slot);
+    slot.worker.removeAllListeners();
+    // Terminating a thread stuck in SQLite takes effect when the statement ends; nobody waits.
+    slot.worker.terminate().catch(() => undefined);
+    this.slots[index] = this.spawn();
+    job?.reject(error);
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      const job = this.queue.shift();
+      if (!job) return;
+      slot.job = job;
+      slot.worker.ref();
+      slot.timer = setTimeout(() => this.replace(slot, new ReadTimeoutError(this.options.budgetMs)), this.options.budgetMs);
+      slot.worker.postMessage({ sql: job.sql, values: job.values });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// One SQLite reader, in a worker thread: it opens the database read-only, keeps its prepared
+// statements, and answers { sql, values } with { rows } or { error }. Plain
+// JavaScript, loaded by path at run time, so it runs the same under Next.js and the CLI.
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+
+const MAX_STATEMENTS = 500;
+const connection = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
+// This connection only ever reads; refuse anything else outright.
+connection.pragma("query_only = ON");
+const statements = new Map();
+
+function statementFor(sql) {
+  let statement = statements.get(sql);
+  if (!statement) {
+    statement = connection.prepare(sql);
+    if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+parentPort.on("message", ({ sql, values }) => {
+  try {
+    parentPort.postMessage({ rows: statementFor(sql).all(...values) });
+  } catch (error) {
+    parentPort.postMessage({ error: { message: String(error?.message ?? error), code: error?.code } });
+  }
+});
