@@ -124,12 +124,19 @@ export function distDir(): string {
   return process.env.NEXT_DIST_DIR ?? ".next";
 }
 
-export async function startApp(options: { dataset?: unknown; env?: Record<string, string> } = {}): Promise<TestApp> {
-  if (!fs.existsSync(path.join(root, distDir(), "BUILD_ID"))) {
-    throw new Error(`No production build in ${distDir()}: run "npx next build" first (npm test does).`);
-  }
-  const engine = testEngine();
-  const database = await createDatabase(engine);
+export interface AppOptions {
+  dataset?: unknown;
+  env?: Record<string, string>;
+  /** The DATABASE_URL the server is given, when it must differ from the database's own (a proxy in between). */
+  serverDatabaseUrl?: string;
+  /** Serve the database (and keys) of this running app from a second server process. */
+  sameDatabaseAs?: TestApp;
+}
+
+async function prepareDatabase(options: AppOptions): Promise<{ database: ThrowawayDatabase; keys: TestApp["keys"] }> {
+  const shared = options.sameDatabaseAs;
+  if (shared) return { database: { url: shared.databaseUrl, drop: async () => undefined }, keys: shared.keys };
+  const database = await createDatabase(testEngine());
   const cli = (args: string[]) => runCli(database.url, args);
   try {
     if (options.dataset) {
@@ -142,8 +149,21 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
     const write = await cli(["keys", "create", "--name", "test-write"]);
     const read = await cli(["keys", "create", "--name", "test-read", "--scopes", "read"]);
     if (write.code !== 0 || read.code !== 0) throw new Error(`keys create failed: ${write.stderr}${read.stderr}`);
-    const keys = { write: write.stdout.trim(), read: read.stdout.trim() };
+    return { database, keys: { write: write.stdout.trim(), read: read.stdout.trim() } };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
 
+export async function startApp(options: AppOptions = {}): Promise<TestApp> {
+  if (!fs.existsSync(path.join(root, distDir(), "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir()}: run "npx next build" first (npm test does).`);
+  }
+  const engine = testEngine();
+  const { database, keys } = await prepareDatabase(options);
+  const cli = (args: string[]) => runCli(database.url, args);
+  try {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let output = "";
@@ -151,7 +171,7 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
       cwd: root,
       env: {
         ...process.env,
-        DATABASE_URL: database.url,
+        DATABASE_URL: options.serverDatabaseUrl ?? database.url,
         NODE_ENV: "production",
         PORT: String(port),
         HOSTNAME: "127.0.0.1",

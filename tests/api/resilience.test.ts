@@ -1,0 +1,326 @@
+import assert from "node:assert/strict";
+import http from "node:http";
+import net from "node:net";
+import { after, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { sqlitePath } from "../../lib/env";
+import { startApp, type TestApp, testEngine } from "../support/app";
+import { dataset } from "../support/dataset";
+import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
+
+// What the service does when the database is locked by another writer, down, or frozen, and
+// that no request ever holds up the others: /api/health is the canary, answered by the same
+// event loop as every request.
+
+const LOCK_BUDGET_MS = 1500;
+const form = (body: string): RequestInit => ({
+  method: "PUT",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body,
+});
+
+async function commentOf(app: TestApp, id: string) {
+  const { body } = await app.json("/api/v1/posts/p-dark/comments?limit=100");
+  return (body.data as { id: string }[]).find((c) => c.id === id);
+}
+
+/** Polls /api/health every 25 ms while `during` runs; returns the slowest answer, in ms. */
+async function slowestHealth(app: TestApp, during: Promise<unknown>): Promise<number> {
+  let done = false;
+  let slowest = 0;
+  const watcher = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const res = await fetch(`${app.url}/api/health`);
+      await res.text();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  await during;
+  done = true;
+  await watcher;
+  return slowest;
+}
+
+/** Holds the lock another writer would hold, until release() (SQLite: the database's write lock; PostgreSQL: the comment's row). */
+async function holdWriteLock(app: TestApp): Promise<() => Promise<void>> {
+  if (app.engine === "sqlite") {
+    const other = new Database(sqlitePath(app.databaseUrl));
+    other.exec(`BEGIN IMMEDIATE; UPDATE "Board" SET "name" = "name" WHERE 0;`);
+    return async () => {
+      other.exec("COMMIT");
+      other.close();
+    };
+  }
+  const other = new pg.Client({ connectionString: app.databaseUrl });
+  await other.connect();
+  await other.query(`BEGIN; SELECT 1 FROM "Comment" WHERE "id" = 'c-first' FOR UPDATE`);
+  return async () => {
+    await other.query("COMMIT");
+    await other.end();
+  };
+}
+
+describe("another writer holds the lock", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp({ dataset, env: { DATABASE_LOCK_TIMEOUT_MS: String(LOCK_BUDGET_MS) } });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("reads and health go on unhindered; a write answers 503 with Retry-After after its budget and changes nothing", async () => {
+    const before = await commentOf(app, "c-first");
+    const release = await holdWriteLock(app);
+    try {
+      const work = (async () => {
+        const started = performance.now();
+        const put = await app.json("/api/v1/comments/c-first", form("commentDescription=While+locked"));
+        const putMs = performance.now() - started;
+        const reads = await Promise.all([
+          app.json("/api/v1/posts?search=dark"),
+          app.json("/api/v1/posts?search=qz"),
+          app.json("/api/v1/changelogs"),
+          app.json("/api/v1/posts/p-dark/comments"),
+        ]);
+        return { put, putMs, reads };
+      })();
+      const slowest = await slowestHealth(app, work);
+      const { put, putMs, reads } = await work;
+      assert.equal(put.status, 503, JSON.stringify(put.body));
+      assert.equal(put.body.error.code, "service_unavailable");
+      assert.ok(Number(put.headers.get("retry-after")) >= 1, "Retry-After");
+      assert.ok(putMs >= LOCK_BUDGET_MS * 0.9, `the write waited its budget (${Math.round(putMs)} ms)`);
+      for (const read of reads) assert.equal(read.status, 200);
+      // Before the fix, the server slept on the event loop for the whole budget.
+      assert.ok(slowest < 300, `/api/health took ${Math.round(slowest)} ms while a write waited for the lock`);
+    } finally {
+      await release();
+    }
+    assert.deepEqual(await commentOf(app, "c-first"), before, "the refused write changed nothing");
+    const retried = await app.json("/api/v1/comments/c-first", form("commentDescription=After+the+lock"));
+    assert.equal(retried.status, 200);
+    assert.equal(retried.body.data.commentDescription, "After the lock");
+  });
+
+  it("recording a key's last use never waits for the lock", async () => {
+    const created = await app.cli(["keys", "create", "--name", "fresh", "--scopes", "read"]);
+    const key = created.stdout.trim();
+    const release = await holdWriteLock(app);
+    try {
+      if (app.engine === "postgres") {
+        // A row lock does not stand in the way of ApiKey; lock that table's rows as well.
+        const other = new pg.Client({ connectionString: app.databaseUrl });
+        await other.connect();
+        await other.query(`BEGIN; LOCK TABLE "ApiKey" IN ROW EXCLUSIVE MODE; SELECT 1 FROM "ApiKey" FOR UPDATE`);
+        try {
+          const started = performance.now();
+          assert.equal((await app.json("/api/v1/posts", { key })).status, 200);
+          assert.ok(performance.now() - started < LOCK_BUDGET_MS / 2, "the first request of a key did not wait");
+        } finally {
+          await other.query("ROLLBACK");
+          await other.end();
+        }
+      } else {
+        const started = performance.now();
+        assert.equal((await app.json("/api/v1/posts", { key })).status, 200);
+        assert.ok(performance.now() - started < LOCK_BUDGET_MS / 2, "the first request of a key did not wait");
+      }
+    } finally {
+      await release();
+    }
+  });
+});
+
+describe("every answer under /api/v1 is the API's JSON", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp({ dataset });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  /** Sends raw bytes and returns the status line's code and the body. */
+  function raw(request: string): Promise<{ status: number; headers: string; body: string }> {
+    const { port, hostname } = new URL(app.url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => socket.write(request));
+      let data = "";
+      socket.on("data", (d) => (data += d));
+      socket.on("error", reject);
+      socket.on("close", () => {
+        const [head = "", body = ""] = data.split("\r\n\r\n");
+        resolve({ status: Number(head.split(" ")[1]), headers: head, body });
+      });
+      socket.setTimeout(5000, () => socket.destroy());
+    });
+  }
+
+  /** Any method, through node:http (fetch refuses TRACE). */
+  function send(method: string, path: string, key: string | null): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(`${app.url}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} }, (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  for (const method of ["TRACE", "PROPFIND", "MKCOL", "LOCK", "PURGE"]) {
+    it(`${method}: 401 without a key, then 405 with Allow, in JSON`, async () => {
+      const anonymous = await send(method, "/api/v1/posts", null);
+      assert.equal(anonymous.status, 401);
+      assert.equal(anonymous.body.error.code, "unauthorized");
+      const known = await send(method, "/api/v1/posts", app.keys.read);
+      assert.equal(known.status, 405);
+      assert.equal(known.headers["content-type"], "application/json; charset=utf-8");
+      assert.equal(known.body.error.code, "method_not_allowed");
+      assert.equal(known.headers.allow, "GET, HEAD, OPTIONS");
+      assert.match(known.body.error.message, new RegExp(method));
+      const unknown = await send(method, "/api/v1/nowhere", app.keys.read);
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.error.code, "not_found");
+    });
+  }
+
+  it("OPTIONS still answers 204 with Allow", async () => {
+    const res = await app.request("/api/v1/comments/c-first", { method: "OPTIONS", key: null });
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get("allow"), "PUT, OPTIONS");
+  });
+
+  it("a trailing slash serves the same resource, after authentication", async () => {
+    const anonymous = await app.json("/api/v1/posts/?limit=2", { key: null });
+    assert.equal(anonymous.status, 401);
+    const slash = await app.json("/api/v1/posts/?limit=2");
+    const plain = await app.json("/api/v1/posts?limit=2");
+    assert.equal(slash.status, 200);
+    assert.deepEqual(slash.body, plain.body);
+    assert.equal((await app.json("/api/v1/changelogs/cl-dark/")).status, 200);
+  });
+
+  it("a URL over 8 KiB is a JSON 414", async () => {
+    const { status, body, headers } = await app.json(`/api/v1/posts?search=${"a".repeat(9000)}`);
+    assert.equal(status, 414);
+    assert.equal(body.error.code, "uri_too_long");
+    assert.equal(headers.get("content-type"), "application/json; charset=utf-8");
+  });
+
+  it("headers over 32 KiB are a JSON 431", async () => {
+    const res = await raw(`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(40_000)}\r\n\r\n`);
+    assert.equal(res.status, 431);
+    assert.equal(JSON.parse(res.body).error.code, "request_header_fields_too_large");
+    assert.match(res.headers, /content-type: application\/json; charset=utf-8/i);
+  });
+
+  it("a request Node cannot parse is a JSON 400", async () => {
+    const res = await raw("BREW /api/v1/posts HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert.equal(res.status, 400);
+    assert.equal(JSON.parse(res.body).error.code, "invalid_request");
+  });
+
+  it("a client cannot name its own address or method to the routes", async () => {
+    const res = await app.json("/api/v1/posts", { headers: { "x-feedback-method": "TRACE", "x-feedback-client-ip": "10.9.9.9" } });
+    assert.equal(res.status, 200);
+  });
+});
+
+describe("readiness", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp();
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("/api/ready answers 200 while the database answers; /api/health needs no database", async () => {
+    const ready = await app.json("/api/ready", { key: null });
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body, { status: "ready" });
+    assert.equal((await app.json("/api/health", { key: null })).status, 200);
+  });
+});
+
+if (testEngine() === "postgres") {
+  describe("PostgreSQL down or frozen", () => {
+    let app: TestApp;
+    let proxy: TcpProxy;
+    const statementTimeoutMs = 1500;
+    before(async () => {
+      const admin = new URL(process.env.TEST_POSTGRES_URL as string);
+      proxy = await startTcpProxy(admin.hostname, Number(admin.port || 5432));
+    });
+    after(async () => {
+      await app?.stop().catch(() => undefined);
+      await proxy?.close();
+    });
+
+    it("stopped: 503 with Retry-After, /api/ready 503, health 200; recovers by itself", async () => {
+      app = await startProxied(proxy, statementTimeoutMs);
+      assert.equal((await app.json("/api/v1/posts")).status, 200);
+      await proxy.down();
+      for (const path of ["/api/v1/posts", "/api/v1/changelogs/cl-dark", "/api/v1/posts/p-dark/comments"]) {
+        const res = await app.json(path);
+        assert.equal(res.status, 503, `${path}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.error.code, "service_unavailable");
+        assert.ok(Number(res.headers.get("retry-after")) >= 1);
+      }
+      const put = await app.json("/api/v1/comments/c-first", form("pinComment=true"));
+      assert.equal(put.status, 503);
+      assert.equal((await app.json("/api/ready", { key: null })).status, 503);
+      assert.equal((await app.json("/api/health", { key: null })).status, 200);
+      await proxy.up();
+      let status = 0;
+      for (let i = 0; i < 40 && status !== 200; i++) {
+        status = (await app.json("/api/v1/posts")).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.equal(status, 200, "the service recovered once the database came back");
+      await app.stop();
+    });
+
+    it("frozen (a network partition): 503 after the statement timeout and a margin, not a hang", async () => {
+      app = await startProxied(proxy, statementTimeoutMs);
+      assert.equal((await app.json("/api/v1/posts")).status, 200);
+      proxy.freeze();
+      try {
+        const started = performance.now();
+        const res = await app.json("/api/v1/posts?search=frozen");
+        const took = performance.now() - started;
+        assert.equal(res.status, 503, JSON.stringify(res.body));
+        assert.ok(took < statementTimeoutMs + 6000, `answered after ${Math.round(took)} ms`);
+        const slowest = await slowestHealth(app, app.json("/api/v1/changelogs"));
+        assert.ok(slowest < 300, `health took ${Math.round(slowest)} ms`);
+      } finally {
+        proxy.thaw();
+        await app.stop();
+      }
+    });
+  });
+}
+
+/** An app on PostgreSQL whose server reaches the database through `proxy`. */
+async function startProxied(proxy: TcpProxy, statementTimeoutMs: number): Promise<TestApp> {
+  const seedApp = await startApp({ dataset });
+  // Keep the database: serve it from a second server that goes through the proxy.
+  const app = await startApp({
+    sameDatabaseAs: seedApp,
+    serverDatabaseUrl: proxy.via(seedApp.databaseUrl),
+    env: { DATABASE_STATEMENT_TIMEOUT_MS: String(statementTimeoutMs), DATABASE_CONNECT_TIMEOUT_MS: "1000" },
+  });
+  return {
+    ...app,
+    async stop() {
+      await app.stop();
+      await seedApp.stop();
+    },
+  };
+}
