@@ -1,3 +1,4 @@
+import { prepareRateLimits } from "./lib/api/rate-limit";
 import { db } from "./lib/db";
 import { log, logError } from "./lib/log";
 
@@ -8,3 +9,8 @@ process.once("SIGTERM", () => {
   log("info", "SIGTERM: closing the database pool");
   db.$disconnect().catch((error: unknown) => logError("Closing the database pool failed", error));
 });
+
+/** Before the first request: connect the rate limits' shared store. */
+export async function start(): Promise<void> {
+  await prepareRateLimits();
+}

@@ -10,6 +10,7 @@ export const metadata: Metadata = { title: "Sign in" };
 const ERRORS: Record<string, string> = {
   invalid: "That API key is not valid or has been revoked. Check it and try again.",
   missing: "Enter your API key.",
+  limited: "Too many sign-in attempts from this address. Wait a minute, then try again.",
 };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {

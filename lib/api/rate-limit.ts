@@ -30,14 +30,21 @@ const WINDOW_SECONDS = 60;
 
 type Store = (keyPrefix: string, points: number) => RateLimiterAbstract;
 
+/** Settles once the shared store can take requests (or has had its chance to). */
+let ready: Promise<void> = Promise.resolve();
+
 function storeFor(): Store {
   const config = env();
   const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
   if (config.REDIS_URL) {
     // No offline queue: while Redis is away a request must not wait for it; the insurance
     // limiter answers instead.
-    const client = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    const client = new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     client.on("error", (error) => log("warn", `Redis (rate limits): ${error.message}`));
+    ready = new Promise<void>((resolve) => {
+      client.once("ready", () => resolve());
+      setTimeout(resolve, 3_000).unref();
+    });
     return (keyPrefix, points) =>
       new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: WINDOW_SECONDS, insuranceLimiter: memory(keyPrefix, points) });
   }
@@ -87,6 +94,15 @@ function headersOf(limiter: RateLimiterAbstract, res: RateLimiterRes): Record<st
 }
 
 /**
+ * Sets the limiters up before the first request, so that one does not find the shared store
+ * still connecting and count in this process's memory instead. Called at server start.
+ */
+export async function prepareRateLimits(): Promise<void> {
+  limiters();
+  await ready;
+}
+
+/**
  * Counts one request against its subject. Returns the RateLimit headers to send, or throws
  * 429 (with them and Retry-After) when the subject is over its limit.
  */
@@ -100,8 +116,8 @@ export async function takeToken(subject: LimitSubject): Promise<Record<string, s
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     const headers = headersOf(limiter, rejection);
     const retryAfter = Math.max(1, Number(headers["RateLimit-Reset"]));
-    const who = subject.kind === "key" ? "this API key" : "requests without a valid API key from this address";
-    throw new ApiError("rate_limited", `Too many requests for ${who}; try again in ${retryAfter} s.`, {
+    const what = subject.kind === "key" ? "Too many requests for this API key" : "Too many requests without a valid API key from this address";
+    throw new ApiError("rate_limited", `${what}; try again in ${retryAfter} s.`, {
       headers: { ...headers, "Retry-After": String(retryAfter) },
     });
   }

@@ -2,6 +2,8 @@
 import { ApiError } from "@/lib/api/errors";
 import { readBody } from "@/lib/api/body";
 import { requestIdOf, route, toErrorResponse, withApi } from "@/lib/api/handler";
+import { clientIpOf } from "@/lib/api/client";
+import { takeToken } from "@/lib/api/rate-limit";
 import { json } from "@/lib/api/responses";
 import { assertSameOrigin, authenticate, readCookie } from "@/lib/auth/authenticate";
 import { createSession, deleteSession, SESSION_COOKIE } from "@/lib/auth/session";
@@ -30,8 +32,11 @@ async function signIn(req: Request): Promise<Response> {
     assertSameOrigin(req.headers, url);
     const parsed = signInSchema.safeParse(await readBody(req).catch(() => undefined));
     if (!parsed.success) throw ApiError.invalid("key", "enter your API key");
-    const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch((error) => {
-      throw error instanceof ApiError ? new ApiError("unauthorized", "That API key is not valid or has been revoked.") : error;
+    const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch(async (error) => {
+      if (!(error instanceof ApiError)) throw error;
+      // A failed sign-in counts against the address, like any request without a valid key.
+      const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
+      throw new ApiError("unauthorized", "That API key is not valid or has been revoked.", { headers: limitHeaders });
     });
     const { token, expiresAt } = await createSession(principal.keyId);
     const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req) };
@@ -39,7 +44,8 @@ async function signIn(req: Request): Promise<Response> {
     return json({ data: { keyName: principal.keyName, scopes: principal.scopes } }, 200, requestId, cookie);
   } catch (error) {
     if (form && error instanceof ApiError && error.code !== "forbidden") {
-      return seeOther(`/login?error=${error.code === "unauthorized" ? "invalid" : "missing"}`, requestId);
+      const reason = { unauthorized: "invalid", rate_limited: "limited" }[error.code as string] ?? "missing";
+      return seeOther(`/login?error=${reason}`, requestId, error.headers);
     }
     return toErrorResponse(error, requestId, req.method, url.pathname);
   }
