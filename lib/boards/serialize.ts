@@ -3,9 +3,9 @@ import type { BoardRecord } from "./schemas";
 export interface BoardRow {
   id: string;
   name: string;
-  _count: { posts: number };
+  postCount: number | bigint;
 }
 
 export function serializeBoard(row: BoardRow): BoardRecord {
-  return { id: row.id, name: row.name, postCount: row._count.posts };
+  return { id: row.id, name: row.name, postCount: Number(row.postCount) };
 }

@@ -62,7 +62,15 @@ export class ReadPool {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    const slots = this.slots.splice(0);
+    for (const job of this.queue.splice(0)) job.reject(new Error("The database readers were closed."));
+    await Promise.all(
+      slots.map((slot) => {
+        slot.worker.removeAllListeners();
+        slot.job?.reject(new Error("The database readers were closed."));
+        return slot.worker.terminate();
+      }),
+    );
   }
 
   private spawn(): Slot {
