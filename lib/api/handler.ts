@@ -8,6 +8,7 @@ import { ApiError, type ErrorDetail } from "./errors";
 import { queryObject } from "./query";
 import { takeToken } from "./rate-limit";
 import { errorResponse, json, linkHeader, type Pagination } from "./responses";
+import { assertStorableText } from "./text";
 
 // The wrapper that owns every /api/v1 request: request id, authentication (before anything
 // else), scope, rate limit, parsing with zod, and turning any thrown error into the one
@@ -59,6 +60,7 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  assertStorableText(value, schema instanceof z.ZodObject ? shapeKeys(schema) : undefined, where);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = zodDetails(result.error);

@@ -4,6 +4,7 @@ import { readBody } from "@/lib/api/body";
 import { requestIdOf, route, toErrorResponse, withApi } from "@/lib/api/handler";
 import { json } from "@/lib/api/responses";
 import { assertSameOrigin, authenticate, readCookie } from "@/lib/auth/authenticate";
+import { looksLikeKey } from "@/lib/auth/keys";
 import { createSession, deleteSession, SESSION_COOKIE } from "@/lib/auth/session";
 import { clearedSessionCookie, sessionCookie, signInSchema } from "@/lib/auth/session-cookie";
 
@@ -22,6 +23,8 @@ function seeOther(location: string, requestId: string, headers: Record<string, s
   return new Response(null, { status: 303, headers: { Location: location, "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers } });
 }
 
+const invalidKey = () => new ApiError("unauthorized", "That API key is not valid or has been revoked.");
+
 async function signIn(req: Request): Promise<Response> {
   const requestId = requestIdOf(req.headers);
   const url = new URL(req.url);
@@ -30,8 +33,11 @@ async function signIn(req: Request): Promise<Response> {
     assertSameOrigin(req.headers, url);
     const parsed = signInSchema.safeParse(await readBody(req).catch(() => undefined));
     if (!parsed.success) throw ApiError.invalid("key", "enter your API key");
+    // Checked before the key goes into a header: a header value refuses control characters and
+    // anything outside Latin-1, and no such text can be a key anyway.
+    if (!looksLikeKey(parsed.data.key)) throw invalidKey();
     const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch((error) => {
-      throw error instanceof ApiError ? new ApiError("unauthorized", "That API key is not valid or has been revoked.") : error;
+      throw error instanceof ApiError ? invalidKey() : error;
     });
     const { token, expiresAt } = await createSession(principal.keyId);
     const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req) };
