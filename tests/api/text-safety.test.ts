@@ -333,8 +333,9 @@ describe("properties: arbitrary text never breaks the API", () => {
             assert.equal(res.status, 400, path);
             assert.deepEqual((await errorFields(res, path)).sort(), invalid.sort(), path);
           } else {
-            assert.equal(res.status, 200, `${path}: ${await res.text()}`);
-            assert.ok(Array.isArray((await res.json()).data), path);
+            const text = await res.text();
+            assert.equal(res.status, 200, `${path}: ${text}`);
+            assert.ok(Array.isArray(JSON.parse(text).data), path);
           }
         }),
         RUNS,
