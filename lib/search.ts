@@ -18,6 +18,14 @@ export function searchTextOf(title: string, content: string): string {
   return `${fold(title)}\n${fold(content)}`;
 }
 
+/**
+ * A user is found by what the API shows of them, the name, and never by the email it leaves
+ * out: otherwise a read key could recover an address one character at a time.
+ */
+export function userSearchTextOf(name: string): string {
+  return fold(name);
+}
+
 export function searchTerms(search: string | undefined): string[] {
   if (!search) return [];
   return [...new Set(fold(search).split(/\s+/u).filter(Boolean))];

@@ -10,6 +10,7 @@ import { isUnavailable } from "../db-errors";
 import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
 import { errorResponse, json, linkHeader, type Pagination } from "./responses";
+import { assertStorableText } from "./text";
 
 // The wrapper that owns every /api/v1 request: request id, authentication (before anything
 // else), scope, rate limit, parsing with zod, and turning any thrown error into the one
@@ -61,6 +62,7 @@ export function zodDetails(error: z.ZodError): ErrorDetail[] {
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  assertStorableText(value, schema instanceof z.ZodObject ? shapeKeys(schema) : undefined, where);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details = zodDetails(result.error);

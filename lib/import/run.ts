@@ -1,5 +1,5 @@
 import { type Db, db, type Tx, Prisma } from "../db";
-import { fold, searchTextOf } from "../search";
+import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
 
 // `feedback import`: validate the whole file first (shape, duplicates, references), then write
@@ -127,7 +127,7 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
     step();
   }
   for (const u of data.users) {
-    const values = { name: u.name, email: u.email ?? null, searchText: fold(`${u.name} ${u.email ?? ""}`) };
+    const values = { name: u.name, email: u.email ?? null, searchText: userSearchTextOf(u.name) };
     await tx.user.upsert({ where: { id: u.id }, create: { id: u.id, ...values }, update: values });
     step();
   }

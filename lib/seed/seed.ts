@@ -1,6 +1,6 @@
 import { db, dbEngine, type Tx } from "../db";
 import type { Engine } from "../env";
-import { fold, searchTextOf } from "../search";
+import { fold, searchTextOf, userSearchTextOf } from "../search";
 import type { DatasetCounts } from "../import/run";
 
 // `feedback seed`: deterministic demo data that reads like a real product's feedback. The same
@@ -156,7 +156,7 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
   for (let i = 0; i < userCount; i++) {
     const name = `${pick(rand, FIRST)} ${pick(rand, LAST)}`;
     const email = `user${i + 1}@example.com`;
-    users.push({ id: `demo_user_${pad(i + 1)}`, name, email, searchText: fold(`${name} ${email}`) });
+    users.push({ id: `demo_user_${pad(i + 1)}`, name, email, searchText: userSearchTextOf(name) });
   }
   for (let start = 0; start < users.length; start += 5000) await db.user.createMany({ data: users.slice(start, start + 5000) });
   progress(`users ${userCount}`);

@@ -4,7 +4,7 @@ import { idsParam, pageParams, searchParam } from "../api/query";
 export const listUsersQuery = z.object({
   id: idsParam.meta({ description: "User ids, comma-separated and/or repeated; at most 100." }),
   search: searchParam.meta({
-    description: "Every whitespace-separated term must occur, case-insensitively, in the name or email. Alias: q.",
+    description: "Every whitespace-separated term must occur, case-insensitively, in the name. Alias: q.",
   }),
   ...pageParams,
 });

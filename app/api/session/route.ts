@@ -6,6 +6,7 @@ import { clientIpOf } from "@/lib/api/client";
 import { takeToken } from "@/lib/api/rate-limit";
 import { json } from "@/lib/api/responses";
 import { assertSameOrigin, authenticate, readCookie } from "@/lib/auth/authenticate";
+import { looksLikeKey } from "@/lib/auth/keys";
 import { createSession, deleteSession, SESSION_COOKIE } from "@/lib/auth/session";
 import { clearedSessionCookie, sessionCookie, signInSchema } from "@/lib/auth/session-cookie";
 
@@ -24,6 +25,8 @@ function seeOther(location: string, requestId: string, headers: Record<string, s
   return new Response(null, { status: 303, headers: { Location: location, "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers } });
 }
 
+const invalidKey = () => new ApiError("unauthorized", "That API key is not valid or has been revoked.");
+
 async function signIn(req: Request): Promise<Response> {
   const requestId = requestIdOf(req.headers);
   const url = new URL(req.url);
@@ -32,11 +35,13 @@ async function signIn(req: Request): Promise<Response> {
     assertSameOrigin(req.headers, url);
     const parsed = signInSchema.safeParse(await readBody(req).catch(() => undefined));
     if (!parsed.success) throw ApiError.invalid("key", "enter your API key");
+    // A failed sign-in counts against the address, like any request without a valid key.
+    const refused = async () => invalidKey().withHeaders(await takeToken({ kind: "address", ip: clientIpOf(req.headers) }));
+    // Checked before the key goes into a header: a header value refuses control characters and
+    // anything outside Latin-1, and no such text can be a key anyway.
+    if (!looksLikeKey(parsed.data.key)) throw await refused();
     const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch(async (error) => {
-      if (!(error instanceof ApiError)) throw error;
-      // A failed sign-in counts against the address, like any request without a valid key.
-      const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
-      throw new ApiError("unauthorized", "That API key is not valid or has been revoked.", { headers: limitHeaders });
+      throw error instanceof ApiError ? await refused() : error;
     });
     const { token, expiresAt } = await createSession(principal.keyId);
     const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req) };
