@@ -17,6 +17,7 @@ export function Markdown({ children }: { children: string }) {
           h1: ({ node: _node, ...props }) => <h2 {...props} />,
           img: ({ node: _node, src, alt, ...props }) => {
             if (typeof src !== "string" || !src) return alt ? <span>{alt}</span> : null;
+            // biome-ignore lint/performance/noImgElement: an author's image of unknown size, as written; next/image needs dimensions
             if (isRelativeReference(src)) return <img src={src} alt={alt ?? ""} {...props} />;
             return (
               <a href={src} className="external-image" rel="noopener noreferrer nofollow" title={src}>
