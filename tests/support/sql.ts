@@ -8,7 +8,9 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
     const db = new Database(databaseUrl.slice("file:".length));
     try {
       const statement = db.prepare(text);
-      return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
     } finally {
       db.close();
     }
