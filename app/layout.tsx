@@ -3,6 +3,10 @@ import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 
+// Every page renders per request: the proxy gives each response its own CSP nonce, and Next.js
+// can stamp it on its scripts only while rendering (a prebuilt page's scripts would be blocked).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Feedback", template: "%s · Feedback" },
   description: "Moderate posts, comments and changelogs.",

@@ -14,7 +14,7 @@ const ERRORS: Record<string, string> = {
 };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
-  if (await pageSession()) redirect("/posts");
+  if ((await pageSession()).status === "signed-in") redirect("/posts");
   const { error } = await searchParams;
   return (
     <main className="login">

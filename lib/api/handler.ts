@@ -9,7 +9,7 @@ import { queryObject } from "./query";
 import { isUnavailable } from "../db-errors";
 import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
-import { errorResponse, json, linkHeader, type Pagination } from "./responses";
+import { API_HEADERS, errorResponse, json, linkHeader, type Pagination } from "./responses";
 import { assertStorableText } from "./text";
 
 // The wrapper that owns every /api/v1 request: request id, authentication (before anything
@@ -142,7 +142,7 @@ export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodTyp
       if (!principal.scopes.includes(options.scope)) {
         throw new ApiError("forbidden", `This API key lacks the "${options.scope}" scope.`);
       }
-      if (options.scope === "write" && principal.via === "session") assertSameOrigin(req.headers, url);
+      if (options.scope === "write" && principal.via === "session") assertSameOrigin(req.headers);
 
       const body = options.body ? parse(options.body, await readBody(req), "body") : undefined;
       const params = options.params ? parse(options.params, await ctx.params, "path") : undefined;
@@ -189,7 +189,7 @@ export function route(handlers: Partial<Record<Method, RouteFn>>): Record<Method
   const options: RouteFn = async (req) =>
     methodOf(req) !== "OPTIONS"
       ? refuse(req)
-      : new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers) } });
+      : new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers), ...API_HEADERS } });
   const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteFn>;
   for (const method of METHODS) out[method] = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse;
   return out;

@@ -4,10 +4,14 @@ import type { ApiError } from "./errors";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
+// Set here rather than in the proxy so that API requests never pay for a proxy run: answers
+// are per key and per moment (no-store), and JSON is never to be sniffed into something else.
+export const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } as const;
+
 export function json(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
   return new Response(status === 204 ? null : JSON.stringify(body), {
     status,
-    headers: { "Content-Type": JSON_TYPE, "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers },
+    headers: { "Content-Type": JSON_TYPE, "X-Request-Id": requestId, ...API_HEADERS, ...headers },
   });
 }
 

@@ -2,7 +2,9 @@ import { ApiError } from "../api/errors";
 import { db, Prisma, read } from "../db";
 import { log } from "../log";
 import { hashSecret, looksLikeKey, type Scope, SCOPES } from "./keys";
-import { SESSION_COOKIE } from "./session";
+import { sessionToken } from "./session-cookie";
+
+export { assertSameOrigin } from "./same-origin";
 
 export interface Principal {
   keyId: string;
@@ -45,15 +47,6 @@ function touch(keyId: string): void {
   });
 }
 
-export function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** Who is calling: a Bearer key, else the dashboard's session cookie. Throws 401. */
 export async function authenticate(headers: Headers): Promise<Principal> {
   const authorization = headers.get("authorization");
@@ -72,7 +65,7 @@ export async function authenticate(headers: Headers): Promise<Principal> {
     return { keyId: key.id, keyName: key.name, scopes: toScopes(key.scopes), via: "bearer" };
   }
 
-  const token = readCookie(headers.get("cookie"), SESSION_COOKIE);
+  const token = sessionToken(headers);
   if (token) {
     const [session] = await read<KeyRow & { expiresAt: Date | string }>(Prisma.sql`
       SELECT k."id", k."name", k."scopes", k."revokedAt", s."expiresAt"
@@ -86,28 +79,4 @@ export async function authenticate(headers: Headers): Promise<Principal> {
   }
 
   throw unauthorized("Missing API key: send the header Authorization: Bearer <API key>.");
-}
-
-/**
- * Refuses a session-authenticated write that a browser sent from another site. Bearer
- * requests are not at risk: a browser never adds that header by itself.
- */
-export function assertSameOrigin(headers: Headers, requestUrl: URL): void {
-  const site = headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") {
-    throw new ApiError("forbidden", "Cross-site requests may not change data.");
-  }
-  const origin = headers.get("origin");
-  if (origin && origin !== "null") {
-    const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? requestUrl.host;
-    let originHost: string;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      throw new ApiError("forbidden", "Cross-site requests may not change data.");
-    }
-    if (originHost !== host) throw new ApiError("forbidden", "Cross-site requests may not change data.");
-  } else if (origin === "null") {
-    throw new ApiError("forbidden", "Cross-site requests may not change data.");
-  }
 }

@@ -8,13 +8,24 @@ import { hashSecret } from "./keys";
 
 export const SESSION_COOKIE = "feedback_session";
 
-export async function createSession(apiKeyId: string): Promise<{ token: string; expiresAt: Date }> {
+/**
+ * Opens a session. The one the browser signed in from (its token, if it sent one) ends here,
+ * so signing in again never leaves an old token alive; expired sessions are swept at the same
+ * time, which keeps the table small without a background timer. Sign-ins are rare, so the
+ * sweep's scan costs nothing that matters.
+ */
+export async function createSession(apiKeyId: string, previousToken?: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(Date.now() + env().SESSION_TTL_HOURS * 3_600_000);
+  const now = Date.now();
+  const expiresAt = new Date(now + env().SESSION_TTL_HOURS * 3_600_000);
+  const ended = [{ expiresAt: { lte: new Date(now) } }, ...(previousToken ? [{ tokenHash: hashSecret(previousToken) }] : [])];
   await write(() =>
-    db.session.create({
-      data: { id: `ses_${randomBytes(8).toString("hex")}`, tokenHash: hashSecret(token), apiKeyId, expiresAt },
-    }),
+    db.$transaction([
+      db.session.deleteMany({ where: { OR: ended } }),
+      db.session.create({
+        data: { id: `ses_${randomBytes(8).toString("hex")}`, tokenHash: hashSecret(token), apiKeyId, expiresAt },
+      }),
+    ]),
   );
   return { token, expiresAt };
 }

@@ -4,11 +4,11 @@ import { readBody } from "@/lib/api/body";
 import { requestIdOf, route, toErrorResponse, withApi } from "@/lib/api/handler";
 import { clientIpOf } from "@/lib/api/client";
 import { takeToken } from "@/lib/api/rate-limit";
-import { json } from "@/lib/api/responses";
-import { assertSameOrigin, authenticate, readCookie } from "@/lib/auth/authenticate";
+import { API_HEADERS, json } from "@/lib/api/responses";
+import { assertSameOrigin, authenticate } from "@/lib/auth/authenticate";
 import { looksLikeKey } from "@/lib/auth/keys";
-import { createSession, deleteSession, SESSION_COOKIE } from "@/lib/auth/session";
-import { clearedSessionCookie, sessionCookie, signInSchema } from "@/lib/auth/session-cookie";
+import { createSession, deleteSession } from "@/lib/auth/session";
+import { clearedSessionCookie, sessionCookie, sessionToken, signInSchema } from "@/lib/auth/session-cookie";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +22,7 @@ function isFormPost(req: Request): boolean {
 }
 
 function seeOther(location: string, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 303, headers: { Location: location, "X-Request-Id": requestId, "Cache-Control": "no-store", ...headers } });
+  return new Response(null, { status: 303, headers: { Location: location, "X-Request-Id": requestId, ...API_HEADERS, ...headers } });
 }
 
 const invalidKey = () => new ApiError("unauthorized", "That API key is not valid or has been revoked.");
@@ -32,7 +32,7 @@ async function signIn(req: Request): Promise<Response> {
   const url = new URL(req.url);
   const form = isFormPost(req);
   try {
-    assertSameOrigin(req.headers, url);
+    assertSameOrigin(req.headers);
     const parsed = signInSchema.safeParse(await readBody(req).catch(() => undefined));
     if (!parsed.success) throw ApiError.invalid("key", "enter your API key");
     // A failed sign-in counts against the address, like any request without a valid key.
@@ -43,8 +43,8 @@ async function signIn(req: Request): Promise<Response> {
     const principal = await authenticate(new Headers({ authorization: `Bearer ${parsed.data.key}` })).catch(async (error) => {
       throw error instanceof ApiError ? await refused() : error;
     });
-    const { token, expiresAt } = await createSession(principal.keyId);
-    const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req) };
+    const { token, expiresAt } = await createSession(principal.keyId, sessionToken(req.headers));
+    const cookie = { "Set-Cookie": sessionCookie(token, expiresAt, req.headers) };
     if (form) return seeOther("/posts", requestId, cookie);
     return json({ data: { keyName: principal.keyName, scopes: principal.scopes } }, 200, requestId, cookie);
   } catch (error) {
@@ -60,10 +60,10 @@ async function signOut(req: Request): Promise<Response> {
   const requestId = requestIdOf(req.headers);
   const url = new URL(req.url);
   try {
-    assertSameOrigin(req.headers, url);
-    const token = readCookie(req.headers.get("cookie"), SESSION_COOKIE);
+    assertSameOrigin(req.headers);
+    const token = sessionToken(req.headers);
     if (token) await deleteSession(token);
-    return json(null, 204, requestId, { "Set-Cookie": clearedSessionCookie(req) });
+    return json(null, 204, requestId, { "Set-Cookie": clearedSessionCookie(req.headers) });
   } catch (error) {
     return toErrorResponse(error, requestId, req.method, url.pathname);
   }

@@ -4,5 +4,5 @@ import { json } from "@/lib/api/responses";
 import { openApiDocument } from "@/lib/openapi";
 
 export function GET(req: Request): Response {
-  return json(openApiDocument(), 200, requestIdOf(req.headers), { "Cache-Control": "public, max-age=300" });
+  return json(openApiDocument(), 200, requestIdOf(req.headers));
 }

@@ -1,0 +1,26 @@
+import Database from "better-sqlite3";
+import pg from "pg";
+
+// One statement straight against a test app's database, for what no endpoint or command does
+// (making a session look expired, counting rows). `?` placeholders, on either engine.
+export async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+  if (databaseUrl.startsWith("file:")) {
+    const db = new Database(databaseUrl.slice("file:".length));
+    try {
+      const statement = db.prepare(text);
+      if (statement.reader) return statement.all(...params) as T[];
+      statement.run(...params);
+      return [];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    let n = 0;
+    return (await client.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
