@@ -7,6 +7,7 @@ import { readBody } from "./body";
 import { ApiError, type ErrorDetail } from "./errors";
 import { queryObject } from "./query";
 import { takeToken } from "./rate-limit";
+import { logged, noteKey } from "./request-log";
 import { errorResponse, json, linkHeader, type Pagination } from "./responses";
 
 // The wrapper that owns every /api/v1 request: request id, authentication (before anything
@@ -91,6 +92,7 @@ export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodTyp
     let extraHeaders: Record<string, string> = {};
     try {
       const principal = await authenticate(req.headers);
+      noteKey(req, principal.keyId);
       extraHeaders = takeToken(principal.keyId);
       if (!principal.scopes.includes(options.scope)) {
         throw new ApiError("forbidden", `This API key lacks the "${options.scope}" scope.`);
@@ -136,7 +138,7 @@ export function route(handlers: Partial<Record<Method, RouteFn>>): Record<Method
   const refuse: RouteFn = async (req) => {
     const requestId = requestIdOf(req.headers);
     try {
-      await authenticate(req.headers);
+      noteKey(req, (await authenticate(req.headers)).keyId);
       throw new ApiError("method_not_allowed", `${req.method} is not allowed here; use ${allow}.`, {
         headers: { Allow: allow },
       });
@@ -146,7 +148,7 @@ export function route(handlers: Partial<Record<Method, RouteFn>>): Record<Method
   };
   const options: RouteFn = async (req) =>
     new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers) } });
-  const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteFn>;
-  for (const method of METHODS) out[method] = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse;
+  const out = { OPTIONS: logged(options) } as Record<Method | "OPTIONS", RouteFn>;
+  for (const method of METHODS) out[method] = logged(handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse);
   return out;
 }

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { assertNoSecrets, cookieValues, keysIn } from "./log-secrets";
 
 // Starts the production build of the app on a throwaway database, as a real HTTP server, for
 // API tests. TEST_ENGINE picks SQLite (default) or PostgreSQL; for PostgreSQL, TEST_POSTGRES_URL
@@ -31,6 +32,9 @@ export interface TestApp {
   request(pathname: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   json<T = any>(pathname: string, init?: RequestInit & { key?: string | null }): Promise<{ status: number; body: T; headers: Headers }>;
   cli(args: string[]): Promise<CliResult>;
+  /** Everything the server has written to stdout and stderr so far. */
+  output(): string;
+  /** Stops the server, drops its database, and fails if its output held a key or a cookie. */
   stop(): Promise<void>;
 }
 
@@ -124,13 +128,18 @@ export function distDir(): string {
   return process.env.NEXT_DIST_DIR ?? ".next";
 }
 
-export async function startApp(options: { dataset?: unknown; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startApp(options: { dataset?: unknown; env?: Record<string, string>; engine?: Engine } = {}): Promise<TestApp> {
   if (!fs.existsSync(path.join(root, distDir(), "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir()}: run "npx next build" first (npm test does).`);
   }
-  const engine = testEngine();
+  const engine = options.engine ?? testEngine();
   const database = await createDatabase(engine);
-  const cli = (args: string[]) => runCli(database.url, args);
+  const secrets = new Set<string>();
+  const cli = async (args: string[]) => {
+    const result = await runCli(database.url, args);
+    for (const key of keysIn(result.stdout)) secrets.add(key);
+    return result;
+  };
   try {
     if (options.dataset) {
       const file = path.join(os.tmpdir(), `feedback-dataset-${randomBytes(6).toString("hex")}.json`);
@@ -154,7 +163,9 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
         DATABASE_URL: database.url,
         NODE_ENV: "production",
         RATE_LIMIT_PER_MINUTE: "0",
-        LOG_LEVEL: "warn",
+        // Every request logged, as JSON: stop() checks that no line holds a secret.
+        LOG_LEVEL: "info",
+        LOG_FORMAT: "json",
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -163,11 +174,13 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
     child.stderr?.on("data", (d) => (output += d));
     await waitForHealth(url, child, () => output);
 
-    const request: TestApp["request"] = (pathname, init = {}) => {
+    const request: TestApp["request"] = async (pathname, init = {}) => {
       const { key = keys.write, headers, ...rest } = init;
       const h = new Headers(headers);
       if (key !== null && !h.has("authorization")) h.set("authorization", `Bearer ${key}`);
-      return fetch(`${url}${pathname}`, { ...rest, headers: h });
+      const res = await fetch(`${url}${pathname}`, { ...rest, headers: h });
+      for (const value of cookieValues(h.get("cookie"), res.headers.getSetCookie())) secrets.add(value);
+      return res;
     };
     return {
       engine,
@@ -187,6 +200,7 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
         return { status: res.status, body: body as any, headers: res.headers };
       },
       cli,
+      output: () => output,
       async stop() {
         if (child.exitCode === null) {
           const exited = new Promise((r) => child.once("exit", r));
@@ -194,6 +208,7 @@ export async function startApp(options: { dataset?: unknown; env?: Record<string
           await exited;
         }
         await database.drop();
+        assertNoSecrets(output, [...secrets]);
       },
     };
   } catch (error) {
