@@ -3,6 +3,7 @@ import { type NextRequest, NextResponse } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { refuseAfterAdmission } from "@/lib/api/handler";
 import { isHttps } from "@/lib/api/origin";
+import { logged } from "@/lib/api/request-log";
 import { env } from "@/lib/env";
 import { contentSecurityPolicy, pageHeaders } from "@/lib/page-headers";
 
@@ -20,15 +21,15 @@ function decodable(pathname: string): boolean {
   }
 }
 
-function badApiPath(req: NextRequest): Promise<Response> {
-  return refuseAfterAdmission(
+const badApiPath = logged((req: Request) =>
+  refuseAfterAdmission(
     req,
     () =>
       new ApiError("invalid_request", "The path is not valid percent-encoding.", {
         details: [{ field: "path", message: "is not valid percent-encoding" }],
       }),
-  );
-}
+  ),
+);
 
 function page(req: NextRequest): NextResponse {
   const nonce = randomBytes(16).toString("base64");

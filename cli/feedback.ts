@@ -1,9 +1,14 @@
 // The command line: `npm run -s feedback -- <command>`. Results go to stdout, logs and progress
 // to stderr; exit 0 on success, 1 with a one-line reason on failure.
 import fs from "node:fs";
+import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
 import { db } from "../lib/db";
+import { engineOf, env, sqlitePath } from "../lib/env";
+import { backupSqlite } from "../lib/export/backup";
+import { writeBeside } from "../lib/export/file";
+import { runExport } from "../lib/export/run";
 import { ImportError, runImport } from "../lib/import/run";
 import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
@@ -17,6 +22,8 @@ Commands:
   keys list                                 list keys (never the secret)
   keys revoke ID                            revoke a key
   import FILE                               import a dataset (format version 1), all or nothing
+  export FILE [--force]                     write the whole dataset in the import format (FILE - is stdout)
+  backup FILE [--force]                     copy a live SQLite database, consistently (PostgreSQL: pg_dump)
   seed [--posts N] [--seed S]               make deterministic demo data
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
@@ -105,6 +112,59 @@ async function importCommand(args: string[]): Promise<void> {
   }
 }
 
+function fileArgument(args: string[], command: string): { file: string; force: boolean } {
+  const { values, positionals } = parseArgs({ args, options: { force: { type: "boolean" } }, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one FILE`);
+  return { file: positionals[0] as string, force: values.force ?? false };
+}
+
+const counted = (summary: object) => Object.entries(summary).map(([k, v]) => `${v} ${k}`).join(", ");
+const seconds = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+async function exportCommand(args: string[]): Promise<void> {
+  const { file, force } = fileArgument(args, "export");
+  const started = Date.now();
+  const progress = (kind: string, done: number, total: number) => info(`export: ${kind} ${done}/${total}`);
+  if (file === "-") {
+    // stdout carries the data, so the summary goes with the logs.
+    const summary = await runExport(process.stdout, progress);
+    info(`Exported ${counted(summary)} in ${seconds(started)}.`);
+    return;
+  }
+  const summary = await writeBeside(file, force, async (temp) => {
+    const stream = fs.createWriteStream(temp, { flags: "wx" });
+    try {
+      const written = await runExport(stream, progress);
+      stream.end();
+      await finished(stream);
+      return written;
+    } finally {
+      stream.destroy();
+    }
+  });
+  out(`Exported ${counted(summary)} to ${file} in ${seconds(started)}.`);
+}
+
+async function backupCommand(args: string[]): Promise<void> {
+  const { file, force } = fileArgument(args, "backup");
+  const url = env().DATABASE_URL;
+  if (engineOf(url) !== "sqlite") {
+    throw new Error("backup copies a SQLite database; on PostgreSQL use pg_dump (see the README, Operations)");
+  }
+  const source = sqlitePath(url);
+  if (!fs.existsSync(source)) throw new Error(`no SQLite database at ${source}`);
+  const started = Date.now();
+  let shown = -1;
+  const progress = (done: number, total: number) => {
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth > shown) info(`backup: ${done}/${total} pages`);
+    shown = tenth;
+  };
+  const { pages } = await writeBeside(file, force, (temp) => backupSqlite(source, temp, progress));
+  const megabytes = (fs.statSync(file).size / 1_048_576).toFixed(1);
+  out(`Backed up ${source} to ${file} (${pages} pages, ${megabytes} MB) in ${seconds(started)}.`);
+}
+
 async function seedCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { posts: { type: "string" }, seed: { type: "string" } } });
   const posts = wholeNumber(values.posts, "posts", 200, 1, 10_000_000);
@@ -131,6 +191,11 @@ async function main(argv: string[]): Promise<void> {
     case "seed":
       await ensureMigrated(db);
       return seedCommand(args);
+    case "export":
+      await ensureMigrated(db);
+      return exportCommand(args);
+    case "backup":
+      return backupCommand(args);
     case "help":
     case "--help":
     case "-h":

@@ -9,6 +9,7 @@ import { queryObject } from "./query";
 import { isUnavailable } from "../db-errors";
 import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
+import { logged, noteKey } from "./request-log";
 import { API_HEADERS, errorResponse, json, linkHeader, type Pagination } from "./responses";
 import { assertStorableText } from "./text";
 
@@ -104,6 +105,7 @@ export async function admit(req: Request): Promise<{ principal: Principal; limit
   let principal: Principal;
   try {
     principal = await authenticate(req.headers);
+    noteKey(req, principal.keyId);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
@@ -190,7 +192,7 @@ export function route(handlers: Partial<Record<Method, RouteFn>>): Record<Method
     methodOf(req) !== "OPTIONS"
       ? refuse(req)
       : new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(req.headers), ...API_HEADERS } });
-  const out = { OPTIONS: options } as Record<Method | "OPTIONS", RouteFn>;
-  for (const method of METHODS) out[method] = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse;
+  const out = { OPTIONS: logged(options) } as Record<Method | "OPTIONS", RouteFn>;
+  for (const method of METHODS) out[method] = logged(handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined) ?? refuse);
   return out;
 }

@@ -121,8 +121,8 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
     await tx.board.upsert({ where: { id: b.id }, create: { id: b.id, name: b.name }, update: { name: b.name } });
     step();
   }
-  for (const [position, s] of data.statuses.entries()) {
-    const values = { name: s.name, color: s.color.toLowerCase(), position };
+  for (const [index, s] of data.statuses.entries()) {
+    const values = { name: s.name, color: s.color.toLowerCase(), position: s.position ?? index };
     await tx.postStatus.upsert({ where: { id: s.id }, create: { id: s.id, ...values }, update: values });
     step();
   }

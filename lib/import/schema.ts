@@ -13,7 +13,17 @@ export const importFile = z
   .object({
     version: z.literal(1, { error: "must be 1" }),
     boards: z.array(z.object({ id, name: text(200).min(1, "must not be empty") })).default([]),
-    statuses: z.array(z.object({ id, name: text(100).min(1, "must not be empty"), color })).default([]),
+    statuses: z
+      .array(
+        z.object({
+          id,
+          name: text(100).min(1, "must not be empty"),
+          color,
+          // The place in the workflow; without it, the status's index in the file.
+          position: z.number().int("must be a whole number").min(0, "must not be negative").max(2_147_483_647).optional(),
+        }),
+      )
+      .default([]),
     users: z
       .array(z.object({ id, name: text(200).min(1, "must not be empty"), email: z.email("must be an email address").nullish() }))
       .default([]),

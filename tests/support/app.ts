@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { assertNoSecrets, cookieValues, keysIn } from "./log-secrets";
 
 // Starts the production build of the app on a throwaway database, as a real HTTP server, for
 // API tests. TEST_ENGINE picks SQLite (default) or PostgreSQL; for PostgreSQL, TEST_POSTGRES_URL
@@ -31,6 +32,9 @@ export interface TestApp {
   request(pathname: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   json<T = any>(pathname: string, init?: RequestInit & { key?: string | null }): Promise<{ status: number; body: T; headers: Headers }>;
   cli(args: string[]): Promise<CliResult>;
+  /** Everything the server has written to stdout and stderr so far. */
+  output(): string;
+  /** Stops the server, drops its database, and fails if its output held a key or a cookie. */
   stop(): Promise<void>;
 }
 
@@ -127,17 +131,24 @@ export function distDir(): string {
 export interface AppOptions {
   dataset?: unknown;
   env?: Record<string, string>;
+  engine?: Engine;
   /** The DATABASE_URL the server is given, when it must differ from the database's own (a proxy in between). */
   serverDatabaseUrl?: string;
   /** Serve the database (and keys) of this running app from a second server process. */
   sameDatabaseAs?: TestApp;
 }
 
-async function prepareDatabase(options: AppOptions): Promise<{ database: ThrowawayDatabase; keys: TestApp["keys"] }> {
+type Cli = (args: string[]) => Promise<CliResult>;
+
+async function prepareDatabase(
+  options: AppOptions,
+  engine: Engine,
+  cliFor: (databaseUrl: string) => Cli,
+): Promise<{ database: ThrowawayDatabase; keys: TestApp["keys"] }> {
   const shared = options.sameDatabaseAs;
   if (shared) return { database: { url: shared.databaseUrl, drop: async () => undefined }, keys: shared.keys };
-  const database = await createDatabase(testEngine());
-  const cli = (args: string[]) => runCli(database.url, args);
+  const database = await createDatabase(engine);
+  const cli = cliFor(database.url);
   try {
     if (options.dataset) {
       const file = path.join(os.tmpdir(), `feedback-dataset-${randomBytes(6).toString("hex")}.json`);
@@ -160,9 +171,19 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
   if (!fs.existsSync(path.join(root, distDir(), "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir()}: run "npx next build" first (npm test does).`);
   }
-  const engine = testEngine();
-  const { database, keys } = await prepareDatabase(options);
-  const cli = (args: string[]) => runCli(database.url, args);
+  const engine = options.sameDatabaseAs?.engine ?? options.engine ?? testEngine();
+  // Every key the command line prints is a secret the server's logs must never show.
+  const secrets = new Set<string>();
+  const cliFor =
+    (databaseUrl: string): Cli =>
+    async (args) => {
+      const result = await runCli(databaseUrl, args);
+      for (const key of keysIn(result.stdout)) secrets.add(key);
+      return result;
+    };
+  const { database, keys } = await prepareDatabase(options, engine, cliFor);
+  secrets.add(keys.write).add(keys.read);
+  const cli = cliFor(database.url);
   try {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -177,7 +198,9 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
         HOSTNAME: "127.0.0.1",
         RATE_LIMIT_PER_MINUTE: "0",
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
-        LOG_LEVEL: "warn",
+        // Every request logged, as JSON: stop() checks that no line holds a secret.
+        LOG_LEVEL: "info",
+        LOG_FORMAT: "json",
         ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -186,11 +209,13 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     child.stderr?.on("data", (d) => (output += d));
     await waitForHealth(url, child, () => output);
 
-    const request: TestApp["request"] = (pathname, init = {}) => {
+    const request: TestApp["request"] = async (pathname, init = {}) => {
       const { key = keys.write, headers, ...rest } = init;
       const h = new Headers(headers);
       if (key !== null && !h.has("authorization")) h.set("authorization", `Bearer ${key}`);
-      return fetch(`${url}${pathname}`, { ...rest, headers: h });
+      const res = await fetch(`${url}${pathname}`, { ...rest, headers: h });
+      for (const value of cookieValues(h.get("cookie"), res.headers.getSetCookie())) secrets.add(value);
+      return res;
     };
     return {
       engine,
@@ -210,6 +235,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
         return { status: res.status, body: body as any, headers: res.headers };
       },
       cli,
+      output: () => output,
       async stop() {
         if (child.exitCode === null) {
           const exited = new Promise((r) => child.once("exit", r));
@@ -217,6 +243,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
           await exited;
         }
         await database.drop();
+        assertNoSecrets(output, [...secrets]);
       },
     };
   } catch (error) {
