@@ -21,8 +21,11 @@ const errorBody = z
         "method_not_allowed",
         "payload_too_large",
         "unsupported_media_type",
+        "uri_too_long",
         "rate_limited",
+        "request_header_fields_too_large",
         "internal_error",
+        "service_unavailable",
       ]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
@@ -83,7 +86,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: "Wrong method; see the Allow header.",
   413: "The body is over 64 KiB.",
   415: "The body is neither form-urlencoded nor JSON.",
-  429: "Over the key's rate; see Retry-After.",
+  414: "The URL is over 8 KiB.",
+  429: "Over the key's rate (or, without a valid key, the address's); see Retry-After and the RateLimit headers.",
+  431: "The request line and headers are over 32 KiB.",
+  503: "The database is unavailable, frozen, or locked by another writer past the budget; nothing changed. See Retry-After.",
 };
 
 interface OperationSpec {
@@ -133,7 +139,10 @@ function operation(spec: OperationSpec): JsonSchema {
         ...(spec.params ? [404] : []),
         405,
         ...(spec.body ? [413, 415] : []),
+        414,
         429,
+        431,
+        503,
       ),
     },
   };

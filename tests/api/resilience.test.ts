@@ -135,6 +135,28 @@ describe("another writer holds the lock", () => {
   });
 });
 
+describe("slow searches never hold up other requests", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp();
+    // Enough posts that a search of short terms (which no trigram index serves) reads for a
+    // while: before reads left the event loop, eight of these stalled every request for ~1 s.
+    const seeded = await app.cli(["seed", "--posts", "40000"]);
+    assert.equal(seeded.code, 0, seeded.stderr);
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("eight short-term searches in flight leave /api/health fast", async () => {
+    const terms = ["qz", "xj", "zq", "jx", "q z", "k q", "vv", "wq"];
+    const searches = Promise.all(terms.map((term) => app.json(`/api/v1/posts?search=${encodeURIComponent(term)}&sortBy=top`)));
+    const slowest = await slowestHealth(app, searches);
+    for (const res of await searches) assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(slowest < 300, `/api/health took ${Math.round(slowest)} ms while searches ran`);
+  });
+});
+
 describe("every answer under /api/v1 is the API's JSON", () => {
   let app: TestApp;
   before(async () => {
