@@ -1,11 +1,7 @@
 import { z } from "zod";
-import { changelogParams, changelogRecord, listChangelogsQuery } from "./changelogs/schemas";
-import { boardRecord, listBoardsQuery } from "./boards/schemas";
-import { commentParams, commentRecord, listCommentsQuery, postCommentRecord, updateCommentBody } from "./comments/schemas";
-import { labelRecord, listLabelsQuery } from "./labels/schemas";
-import { listPostsQuery, postParams, postRecord } from "./posts/schemas";
-import { listStatusesQuery, statusRecord } from "./statuses/schemas";
-import { listUsersQuery, userRecord } from "./users/schemas";
+import type { Operation } from "./api/define-operation";
+import { type ErrorCode, errorStatus } from "./api/errors";
+import { operations } from "./api/operations";
 
 // The OpenAPI 3.1 document, built from the same zod schemas that validate requests and shape
 // responses, so it cannot drift from the code. Served at GET /api/v1/openapi.json.
@@ -13,20 +9,7 @@ import { listUsersQuery, userRecord } from "./users/schemas";
 const errorBody = z
   .object({
     error: z.object({
-      code: z.enum([
-        "invalid_request",
-        "unauthorized",
-        "forbidden",
-        "not_found",
-        "method_not_allowed",
-        "payload_too_large",
-        "unsupported_media_type",
-        "uri_too_long",
-        "rate_limited",
-        "request_header_fields_too_large",
-        "internal_error",
-        "service_unavailable",
-      ]),
+      code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
       requestId: z.string(),
@@ -92,25 +75,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: "The database is unavailable, frozen, or locked by another writer past the budget; nothing changed. See Retry-After.",
 };
 
-interface OperationSpec {
-  summary: string;
-  description?: string;
-  scope: "read" | "write";
-  query?: z.ZodObject;
-  params?: z.ZodObject;
-  body?: z.ZodType;
-  one?: z.ZodType;
-  list?: z.ZodType;
-}
-
-function operation(spec: OperationSpec): JsonSchema {
+function operation(spec: Operation): JsonSchema {
+  const record = ref(idOf(spec.record));
   const success = spec.list
     ? {
         type: "object",
-        properties: { data: { type: "array", items: ref(idOf(spec.list)) }, pagination: ref("Pagination") },
+        properties: { data: { type: "array", items: record }, pagination: ref("Pagination") },
         required: ["data", "pagination"],
       }
-    : { type: "object", properties: { data: ref(idOf(spec.one as z.ZodType)) }, required: ["data"] };
+    : { type: "object", properties: { data: record }, required: ["data"] };
   const body = spec.body ? inline(spec.body, "input") : undefined;
   return {
     summary: spec.summary,
@@ -148,80 +121,13 @@ function operation(spec: OperationSpec): JsonSchema {
   };
 }
 
-/** Every path of the API. New endpoints register here. */
-export const operations: Record<string, Record<string, OperationSpec>> = {
-  "/posts": {
-    get: { summary: "List and filter posts", scope: "read", query: listPostsQuery, list: postRecord },
-  },
-  "/posts/{postId}": {
-    get: { summary: "Get one post", scope: "read", params: postParams, one: postRecord },
-  },
-  "/posts/{postId}/comments": {
-    get: {
-      summary: "List a post's comments",
-      description: "Pinned comments first, then oldest first; ties by id. An unknown post is a 404.",
-      scope: "read",
-      params: postParams,
-      query: listCommentsQuery,
-      list: postCommentRecord,
-    },
-  },
-  "/boards": {
-    get: { summary: "List boards", description: "By name, then id.", scope: "read", query: listBoardsQuery, list: boardRecord },
-  },
-  "/statuses": {
-    get: {
-      summary: "List post statuses",
-      description: "In workflow order.",
-      scope: "read",
-      query: listStatusesQuery,
-      list: statusRecord,
-    },
-  },
-  "/users": {
-    get: {
-      summary: "Find users",
-      description: "By name, then id. The dashboard's author filter searches here.",
-      scope: "read",
-      query: listUsersQuery,
-      list: userRecord,
-    },
-  },
-  "/labels": {
-    get: {
-      summary: "List changelog labels",
-      description: "Distinct labels (compared case-insensitively), alphabetically, with how many changelogs carry each.",
-      scope: "read",
-      query: listLabelsQuery,
-      list: labelRecord,
-    },
-  },
-  "/changelogs": {
-    get: { summary: "List and filter changelogs", scope: "read", query: listChangelogsQuery, list: changelogRecord },
-  },
-  "/changelogs/{changelogId}": {
-    get: { summary: "Get one changelog", scope: "read", params: changelogParams, one: changelogRecord },
-  },
-  "/comments/{commentId}": {
-    put: {
-      summary: "Edit or pin a comment",
-      description: "Give commentDescription, pinComment or both. Pinning stamps pinnedAt; unpinning clears it.",
-      scope: "write",
-      params: commentParams,
-      body: updateCommentBody,
-      one: commentRecord,
-    },
-  },
-};
-
 let cached: JsonSchema | undefined;
 
 export function openApiDocument(): JsonSchema {
   if (cached) return cached;
-  const records = [errorBody, paginationRecord, ...Object.values(operations).flatMap((ops) => Object.values(ops).flatMap((o) => [o.one, o.list]))];
+  const records = [errorBody, paginationRecord, ...operations.map((o) => o.record)];
   const schemas: Record<string, JsonSchema> = {};
   for (const schema of records) {
-    if (!schema) continue;
     const id = idOf(schema);
     // A registered schema comes back as {$ref: "#/$defs/Id", $defs}; point refs at components.
     const json = JSON.parse(
@@ -231,6 +137,8 @@ export function openApiDocument(): JsonSchema {
     Object.assign(schemas, $defs ?? {});
     if (!("$ref" in rest)) schemas[id] = rest;
   }
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const spec of operations) paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
   cached = {
     openapi: "3.1.0",
     info: {
@@ -245,9 +153,7 @@ export function openApiDocument(): JsonSchema {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key starting with fbk_." } },
       schemas,
     },
-    paths: Object.fromEntries(
-      Object.entries(operations).map(([path, ops]) => [path, Object.fromEntries(Object.entries(ops).map(([m, spec]) => [m, operation(spec)]))]),
-    ),
+    paths,
   };
   return cached;
 }

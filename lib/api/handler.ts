@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { assertSameOrigin, authenticate, type Principal } from "../auth/authenticate";
-import type { Scope } from "../auth/keys";
 import { logError } from "../log";
 import { readBody } from "./body";
+import type { Contract } from "./define-operation";
 import { ApiError, type ErrorDetail } from "./errors";
-import { queryObject } from "./query";
+import { listKeysOf, queryObject } from "./query";
 import { isUnavailable } from "../db-errors";
 import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
@@ -30,23 +30,23 @@ export interface ListResult<T> {
 
 type Result = { data: unknown } | ListResult<unknown>;
 
-interface Input<Q, B, P> {
-  query: Q;
-  body: B;
-  params: P;
+type Parsed<C, K extends "query" | "body" | "params"> = C extends { [k in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+interface Input<C extends Contract> {
+  query: Parsed<C, "query">;
+  body: Parsed<C, "body">;
+  params: Parsed<C, "params">;
   principal: Principal;
   requestId: string;
   url: URL;
 }
 
-interface Options<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> {
-  scope: Scope;
-  query?: Q;
-  /** Query keys that may be repeated and comma-separated. */
-  lists?: readonly string[];
-  body?: B;
-  params?: P;
-}
+/** What an operation's handler returns: its record, or a page of them when it declares a list. */
+type Output<C extends Contract> = C extends { record: infer R extends z.ZodType }
+  ? C extends { list: true }
+    ? ListResult<z.output<R>>
+    : { data: z.output<R> }
+  : Result;
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
 
@@ -128,11 +128,9 @@ export async function refuseAfterAdmission(req: Request, refusal: (method: strin
   }
 }
 
-export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
-  options: Options<Q, B, P>,
-  handler: (input: Input<z.output<Q>, z.output<B>, z.output<P>>) => Promise<Result>,
-): RouteFn {
-  const queryKeys = shapeKeys(options.query);
+export function withApi<C extends Contract>(contract: C, handler: (input: Input<C>) => Promise<Output<C>>): RouteFn {
+  const queryKeys = shapeKeys(contract.query);
+  const listKeys = contract.query ? listKeysOf(contract.query) : [];
   return async (req, ctx) => {
     const requestId = requestIdOf(req.headers);
     const url = new URL(req.url);
@@ -141,22 +139,16 @@ export function withApi<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodTyp
       const admitted = await admit(req);
       const principal = admitted.principal;
       extraHeaders = admitted.limitHeaders;
-      if (!principal.scopes.includes(options.scope)) {
-        throw new ApiError("forbidden", `This API key lacks the "${options.scope}" scope.`);
+      if (!principal.scopes.includes(contract.scope)) {
+        throw new ApiError("forbidden", `This API key lacks the "${contract.scope}" scope.`);
       }
-      if (options.scope === "write" && principal.via === "session") assertSameOrigin(req.headers);
+      if (contract.scope === "write" && principal.via === "session") assertSameOrigin(req.headers);
 
-      const body = options.body ? parse(options.body, await readBody(req), "body") : undefined;
-      const params = options.params ? parse(options.params, await ctx.params, "path") : undefined;
-      const query = options.query
-        ? parse(options.query, queryObject(url.searchParams, queryKeys, options.lists ?? []), "query")
-        : undefined;
+      const body = contract.body ? parse(contract.body, await readBody(req), "body") : undefined;
+      const params = contract.params ? parse(contract.params, await ctx.params, "path") : undefined;
+      const query = contract.query ? parse(contract.query, queryObject(url.searchParams, queryKeys, listKeys), "query") : undefined;
 
-      const result = await handler({ query, body, params, principal, requestId, url } as Input<
-        z.output<Q>,
-        z.output<B>,
-        z.output<P>
-      >);
+      const result: Result = await handler({ query, body, params, principal, requestId, url } as Input<C>);
       if ("list" in result) {
         return json({ data: result.list, pagination: result.pagination }, 200, requestId, {
           ...extraHeaders,

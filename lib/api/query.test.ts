@@ -2,13 +2,25 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { idsParam, intParam, pageParams, queryObject, searchParam } from "./query";
+import { listBoardsQuery } from "../boards/schemas";
+import { listChangelogsQuery } from "../changelogs/schemas";
+import { listPostsQuery } from "../posts/schemas";
+import { listUsersQuery } from "../users/schemas";
+import { idsParam, intParam, listKeysOf, pageParams, queryObject, searchParam } from "./query";
 
 const schema = z.object({ id: idsParam, search: searchParam, ...pageParams });
 const keys = Object.keys(schema.shape);
-const parse = (qs: string) => schema.safeParse(queryObject(new URLSearchParams(qs), keys, ["id"]));
+const parse = (qs: string) => schema.safeParse(queryObject(new URLSearchParams(qs), keys, listKeysOf(schema)));
 
 describe("query parsing", () => {
+  it("takes as lists the keys whose schema is an array", () => {
+    assert.deepEqual(listKeysOf(schema), ["id"]);
+    assert.deepEqual(listKeysOf(listPostsQuery), ["id"]);
+    assert.deepEqual(listKeysOf(listChangelogsQuery), ["id", "labels"]);
+    assert.deepEqual(listKeysOf(listUsersQuery), ["id"]);
+    assert.deepEqual(listKeysOf(listBoardsQuery), []);
+  });
+
   it("defaults limit to 10 and page to 1", () => {
     assert.deepEqual(parse("").data, { limit: 10, page: 1 });
   });

@@ -57,6 +57,17 @@ export const searchParam = z
   .refine((v) => v === undefined || [...v].length <= 200, "must be at most 200 characters");
 
 /**
+ * The keys of a query schema that take a list (repeated and/or comma-separated): those whose
+ * input is an array, the same test that gives them `explode` in the OpenAPI document.
+ */
+export function listKeysOf(schema: z.ZodObject): string[] {
+  const { properties } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    properties: Record<string, { type?: unknown }>;
+  };
+  return Object.keys(properties).filter((key) => properties[key]?.type === "array");
+}
+
+/**
  * Reads a query string for a schema: list keys become arrays, the rest single strings.
  * A single-valued key given twice is refused; `q` is the alias of `search`; keys the
  * schema does not know are ignored.

@@ -32,7 +32,6 @@ export const listChangelogsQuery = z.object({
 });
 
 export type ListChangelogsQuery = z.output<typeof listChangelogsQuery>;
-export const CHANGELOG_LIST_KEYS = ["id", "labels"] as const;
 
 export const changelogParams = z.object({ changelogId: z.string().min(1).max(200) });
 

@@ -21,8 +21,6 @@ export const listPostsQuery = z.object({
 });
 
 export type ListPostsQuery = z.output<typeof listPostsQuery>;
-export const POST_LIST_KEYS = ["id"] as const;
-
 
 export const postRecord = z
   .object({

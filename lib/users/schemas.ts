@@ -8,7 +8,6 @@ export const listUsersQuery = z.object({
   }),
   ...pageParams,
 });
-export const USER_LIST_KEYS = ["id"] as const;
 export type ListUsersQuery = z.output<typeof listUsersQuery>;
 
 // The email stays out of the record: the dashboard only needs a name to pick an author, and

@@ -1,0 +1,32 @@
+import type { z } from "zod";
+import type { Scope } from "../auth/keys";
+
+// One declaration per endpoint: the wrapper (lib/api/handler.ts) reads its contract to admit
+// and parse a request, and the OpenAPI builder (lib/openapi.ts) reads the whole of it, so an
+// endpoint cannot drift from its documentation.
+
+/** What the wrapper needs to admit and parse a request. */
+export interface Contract {
+  scope: Scope;
+  /** Keys whose schema takes an array may be repeated and comma-separated. */
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  params?: z.ZodObject;
+}
+
+/** An endpoint of /api/v1: its contract, what it answers, and how the document presents it. */
+export interface Operation extends Contract {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Under /api/v1, with OpenAPI's `{name}` for a path parameter. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** The record it answers with: `{data: record}`, or with `list`, `{data: [record], pagination}`. */
+  record: z.ZodType;
+  list?: true;
+}
+
+/** Keeps the literal types (method, `list: true`, the schemas), so handlers are typed by them. */
+export function defineOperation<const O extends Operation>(operation: O): O {
+  return operation;
+}
