@@ -1,9 +1,11 @@
 import { createAdapter } from "./db-adapter";
 import { isLockBusy } from "./db-errors";
-import { engineOf, env, sqlitePath } from "./env";
+import { dialect } from "./dialect";
+import { env, sqlitePath } from "./env";
 import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import type { RowType } from "./rows";
 import { ReadPool } from "./sqlite/read-pool";
 
 export { Prisma };
@@ -18,7 +20,7 @@ const globalForDb = globalThis as unknown as { feedbackDb?: Db };
 function createClient(): Db {
   const url = env().DATABASE_URL;
   const adapter = createAdapter(url);
-  if (engineOf(url) === "sqlite") {
+  if (dialect.engine === "sqlite") {
     // The file is in WAL mode (set by `feedback migrate`, it persists), so readers never wait
     // for the writer. A second writer waits for the lock in the command line; in the server it
     // fails at once and write() tries again without blocking (see there).
@@ -29,17 +31,6 @@ function createClient(): Db {
 
 export const db: Db = globalForDb.feedbackDb ?? createClient();
 globalForDb.feedbackDb = db;
-
-export const dbEngine = () => engineOf(env().DATABASE_URL);
-
-type Value = Prisma.Sql["values"][number];
-
-/** A value as the SQLite adapter would store it: times as ISO text with "+00:00", booleans as 0/1. */
-function sqliteValue(value: Value): unknown {
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value;
-}
 
 const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool };
 
@@ -58,15 +49,24 @@ function sqliteReadPool(): ReadPool {
 }
 
 /**
- * Runs a read (a SELECT written with Prisma.sql) and returns its rows. On SQLite it runs on a
- * worker thread with its own read-only connection and kept statements (lib/sqlite/read-pool.ts):
- * the event loop never waits for SQLite, and it skips the per-query cost of Prisma's client.
- * On PostgreSQL it is Prisma's $queryRaw.
- * Times come back as Date (PostgreSQL) or ISO text (SQLite); serializers accept both.
+ * Runs a read (a SELECT written with Prisma.sql) and returns its rows as `type` describes them:
+ * times as Date, booleans as boolean, numbers as number, whichever engine ran it. On SQLite it
+ * runs on a worker thread with its own read-only connection and kept statements
+ * (lib/sqlite/read-pool.ts): the event loop never waits for SQLite, and it skips the per-query
+ * cost of Prisma's client. On PostgreSQL it is Prisma's $queryRaw.
  */
-export async function read<T>(query: Prisma.Sql): Promise<T[]> {
-  if (dbEngine() !== "sqlite") return db.$queryRaw<T[]>(query);
-  return (await sqliteReadPool().run(query.sql, query.values.map(sqliteValue))) as T[];
+export async function read<T>(query: Prisma.Sql, type: RowType<T>): Promise<T[]> {
+  const rows = (
+    dialect.engine === "sqlite"
+      ? await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))
+      : await db.$queryRaw<unknown[]>(query)
+  ) as Record<string, unknown>[];
+  // Column by column, and only the columns this engine returns in another type.
+  for (const [column, kind] of type.kinds) {
+    const decode = dialect.decode[kind];
+    if (decode) for (const row of rows) row[column] = decode(row[column]);
+  }
+  return rows as T[];
 }
 
 export async function closeReaders(): Promise<void> {

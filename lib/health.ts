@@ -1,4 +1,5 @@
 import { Prisma, read } from "./db";
+import { rowType } from "./rows";
 
 const READY_WITHIN_MS = 1_000;
 
@@ -12,7 +13,7 @@ export async function readiness(): Promise<{ ready: boolean; reason?: string }> 
     timer = setTimeout(() => reject(new Error(`the database did not answer within ${READY_WITHIN_MS} ms`)), READY_WITHIN_MS);
   });
   try {
-    await Promise.race([read(Prisma.sql`SELECT 1 AS "one"`), late]);
+    await Promise.race([read(Prisma.sql`SELECT 1 AS "one"`, rowType<{ one: number }>({ one: "int" })), late]);
     return { ready: true };
   } catch (error) {
     return { ready: false, reason: error instanceof Error && /did not answer/.test(error.message) ? error.message : "the database is unavailable" };

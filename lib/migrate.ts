@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import type { Db } from "./db";
-import { engineOf, env, sqlitePath } from "./env";
+import { dialect } from "./dialect";
+import { env } from "./env";
 
 // `feedback migrate`: applies the engine's migrations with Prisma's own CLI (offline, through
 // the driver adapter configured in prisma.config.ts). Safe to repeat.
@@ -12,7 +12,6 @@ const root = path.resolve(import.meta.dirname, "..");
 
 export function migrate(): void {
   const url = env().DATABASE_URL;
-  const engine = engineOf(url);
   const prisma = path.join(root, "node_modules", ".bin", "prisma");
   let output: string;
   try {
@@ -20,7 +19,7 @@ export function migrate(): void {
       cwd: root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, DATABASE_URL: url, PRISMA_ENGINE: engine, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+      env: { ...process.env, DATABASE_URL: url, PRISMA_ENGINE: dialect.engine, PRISMA_HIDE_UPDATE_MESSAGE: "1" },
     });
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
@@ -30,16 +29,11 @@ export function migrate(): void {
   // Prisma's CLI is chatty; stdout is kept for results, so say the outcome in one line.
   const applied = output.match(/^\s+└─ (\S+)\/$/gm)?.map((line) => line.trim().slice(3, -1)) ?? [];
   process.stderr.write(applied.length ? `Applied migrations: ${applied.join(", ")}\n` : "The database schema is up to date.\n");
-  if (engine === "sqlite") {
-    // WAL is a property of the database file: set it once here, it stays.
-    const file = new Database(sqlitePath(url));
-    file.pragma("journal_mode = WAL");
-    file.close();
-  }
+  dialect.afterMigrate(url);
 }
 
-function migrationFolders(engine: "sqlite" | "postgres"): string[] {
-  const dir = path.join(root, "prisma", ...(engine === "postgres" ? ["postgres", "migrations"] : ["migrations"]));
+function migrationFolders(): string[] {
+  const dir = path.join(root, ...dialect.migrations);
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -51,7 +45,6 @@ function migrationFolders(engine: "sqlite" | "postgres"): string[] {
  * keys, seed, start) work on a new database without paying for Prisma's CLI every time.
  */
 export async function ensureMigrated(database: Db): Promise<void> {
-  const engine = engineOf(env().DATABASE_URL);
   let applied = new Set<string>();
   try {
     const rows = await database.$queryRawUnsafe<{ migration_name: string }[]>(
@@ -61,5 +54,5 @@ export async function ensureMigrated(database: Db): Promise<void> {
   } catch {
     // No migrations table: a new database.
   }
-  if (migrationFolders(engine).some((name) => !applied.has(name))) migrate();
+  if (migrationFolders().some((name) => !applied.has(name))) migrate();
 }

@@ -1,4 +1,5 @@
 import { Prisma, read } from "./db";
+import { rowType } from "./rows";
 
 // Exact list totals without counting on every request. Counting a filtered list is the one
 // part of a list request whose cost grows with the table (a common search word matches a
@@ -15,25 +16,25 @@ import { Prisma, read } from "./db";
 type Table = "Post" | "Changelog";
 
 const MAX_ENTRIES = 1000;
-const cache = new Map<string, { version: bigint; total: number }>();
-
-type Version = bigint | number;
+const cache = new Map<string, { version: number; total: number }>();
 
 const keyOf = (table: Table, where: Prisma.Sql) => `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
 
 /** A row that also carries its table's version, read in the same statement as the row. */
 export interface VersionedRow {
-  dataVersion: Version;
+  dataVersion: number;
 }
+
+const versionRow = rowType<{ version: number }>({ version: "int" });
 
 /** A select-list column with the table's version, named "dataVersion". */
 export function dataVersionColumn(table: Table): Prisma.Sql {
   return Prisma.raw(`(SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = '${table}') AS "dataVersion"`);
 }
 
-async function versionOf(table: Table): Promise<bigint> {
-  const rows = await read<{ version: Version }>(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`);
-  return BigInt(rows[0]?.version ?? -1);
+async function versionOf(table: Table): Promise<number> {
+  const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow);
+  return rows[0]?.version ?? -1;
 }
 
 /**
@@ -44,10 +45,10 @@ export async function exactTotal(
   table: Table,
   where: Prisma.Sql,
   count: () => Promise<number>,
-  known?: Version,
+  known?: number,
 ): Promise<number> {
   const key = keyOf(table, where);
-  const version = known === undefined || known === null ? await versionOf(table) : BigInt(known);
+  const version = known ?? (await versionOf(table));
   const hit = cache.get(key);
   if (hit && hit.version === version) {
     // Map order is insertion order: re-inserting keeps the most used entries last.

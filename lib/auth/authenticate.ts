@@ -1,6 +1,7 @@
 import { ApiError } from "../api/errors";
 import { db, Prisma, read } from "../db";
 import { log } from "../log";
+import { rowType } from "../rows";
 import { hashSecret, looksLikeKey, type Scope, SCOPES } from "./keys";
 import { sessionToken } from "./session-cookie";
 
@@ -17,8 +18,11 @@ interface KeyRow {
   id: string;
   name: string;
   scopes: string;
-  revokedAt: Date | string | null;
+  revokedAt: Date | null;
 }
+
+const keyRow = rowType<KeyRow>({ revokedAt: "time" });
+const sessionRow = rowType<KeyRow & { expiresAt: Date }>({ revokedAt: "time", expiresAt: "time" });
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="feedback"' };
 const LAST_USED_EVERY_MS = 60_000;
@@ -57,8 +61,11 @@ export async function authenticate(headers: Headers): Promise<Principal> {
     if (!looksLikeKey(secret)) throw unauthorized("The API key is not valid.");
     // Raw SQL: this runs on every request, and Prisma's model API costs several times more CPU
     // than the lookup itself.
-    const [key] = await read<KeyRow>(Prisma.sql`
-      SELECT "id", "name", "scopes", "revokedAt" FROM "ApiKey" WHERE "hash" = ${hashSecret(secret)}`);
+    const [key] = await read(
+      Prisma.sql`
+      SELECT "id", "name", "scopes", "revokedAt" FROM "ApiKey" WHERE "hash" = ${hashSecret(secret)}`,
+      keyRow,
+    );
     if (!key) throw unauthorized("The API key is not valid.");
     if (key.revokedAt) throw unauthorized("The API key has been revoked.");
     touch(key.id);
@@ -67,11 +74,14 @@ export async function authenticate(headers: Headers): Promise<Principal> {
 
   const token = sessionToken(headers);
   if (token) {
-    const [session] = await read<KeyRow & { expiresAt: Date | string }>(Prisma.sql`
+    const [session] = await read(
+      Prisma.sql`
       SELECT k."id", k."name", k."scopes", k."revokedAt", s."expiresAt"
       FROM "Session" s JOIN "ApiKey" k ON k."id" = s."apiKeyId"
-      WHERE s."tokenHash" = ${hashSecret(token)}`);
-    if (session && new Date(session.expiresAt) > new Date() && !session.revokedAt) {
+      WHERE s."tokenHash" = ${hashSecret(token)}`,
+      sessionRow,
+    );
+    if (session && session.expiresAt > new Date() && !session.revokedAt) {
       touch(session.id);
       return { keyId: session.id, keyName: session.name, scopes: toScopes(session.scopes), via: "session" };
     }

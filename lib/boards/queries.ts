@@ -1,6 +1,10 @@
 import { Prisma, read } from "../db";
+import { rowType } from "../rows";
+import { pageOffset, readCount } from "../sql";
 import type { ListBoardsQuery } from "./schemas";
 import { type BoardRow, serializeBoard } from "./serialize";
+
+const boardRow = rowType<BoardRow>({ postCount: "int" });
 
 /**
  * Boards by name, then id, so the dashboard's filter lists them predictably. Raw SQL through
@@ -8,12 +12,14 @@ import { type BoardRow, serializeBoard } from "./serialize";
  * a large board, which must not run on the event loop (SQLite).
  */
 export async function listBoards(query: ListBoardsQuery) {
-  const offset = Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER);
-  const [countRows, rows] = await Promise.all([
-    read<{ total: number | bigint }>(Prisma.sql`SELECT count(*) AS "total" FROM "Board"`),
-    read<BoardRow>(Prisma.sql`
+  const [total, rows] = await Promise.all([
+    readCount(Prisma.sql`SELECT count(*) AS "total" FROM "Board"`),
+    read(
+      Prisma.sql`
       SELECT b."id", b."name", (SELECT count(*) FROM "Post" p WHERE p."boardId" = b."id") AS "postCount"
-      FROM "Board" b ORDER BY b."name" ASC, b."id" ASC LIMIT ${query.limit} OFFSET ${offset}`),
+      FROM "Board" b ORDER BY b."name" ASC, b."id" ASC LIMIT ${query.limit} OFFSET ${pageOffset(query.page, query.limit)}`,
+      boardRow,
+    ),
   ]);
-  return { boards: rows.map(serializeBoard), total: Number(countRows[0]?.total ?? 0) };
+  return { boards: rows.map(serializeBoard), total };
 }

@@ -3,9 +3,9 @@ import type { BoardRecord } from "./schemas";
 export interface BoardRow {
   id: string;
   name: string;
-  postCount: number | bigint;
+  postCount: number;
 }
 
 export function serializeBoard(row: BoardRow): BoardRecord {
-  return { id: row.id, name: row.name, postCount: Number(row.postCount) };
+  return { id: row.id, name: row.name, postCount: row.postCount };
 }

@@ -1,4 +1,3 @@
-import { iso, isoOrNull } from "../dates";
 import type { ChangelogRecord, ChangelogStatus } from "./schemas";
 
 export interface ChangelogRow {
@@ -6,9 +5,9 @@ export interface ChangelogRow {
   title: string;
   content: string;
   status: string;
-  publishedAt: Date | string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
+  publishedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export function sortLabels(labels: string[]): string[] {
@@ -22,8 +21,8 @@ export function serializeChangelog(row: ChangelogRow, labels: string[]): Changel
     content: row.content,
     status: row.status as ChangelogStatus,
     labels: sortLabels(labels),
-    publishedAt: isoOrNull(row.publishedAt),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { pageOffset } from "../sql";
 import type { ListCommentsQuery } from "./schemas";
 import { serializePostComment } from "./serialize";
 
@@ -15,7 +16,7 @@ export async function listPostComments(postId: string, query: ListCommentsQuery)
     db.comment.findMany({
       where,
       orderBy: [{ pinned: "desc" }, { createdAt: "asc" }, { id: "asc" }],
-      skip: Math.min((query.page - 1) * query.limit, Number.MAX_SAFE_INTEGER),
+      skip: pageOffset(query.page, query.limit),
       take: query.limit,
       select: {
         id: true,

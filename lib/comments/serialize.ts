@@ -1,15 +1,14 @@
-import { iso, isoOrNull } from "../dates";
 import type { CommentRecord, PostCommentRecord } from "./schemas";
 
 export interface CommentRow {
   id: string;
   postId: string;
   commentDescription: string;
-  pinned: boolean | number;
-  pinnedAt: Date | string | null;
+  pinned: boolean;
+  pinnedAt: Date | null;
   postedById: string;
-  createdAt: Date | string;
-  updatedAt: Date | string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export function serializeComment(row: CommentRow): CommentRecord {
@@ -17,11 +16,11 @@ export function serializeComment(row: CommentRow): CommentRecord {
     id: row.id,
     postId: row.postId,
     commentDescription: row.commentDescription,
-    pinned: Boolean(row.pinned),
-    pinnedAt: isoOrNull(row.pinnedAt),
+    pinned: row.pinned,
+    pinnedAt: row.pinnedAt?.toISOString() ?? null,
     postedById: row.postedById,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

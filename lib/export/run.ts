@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { type Db, db, dbEngine, type Prisma, type Tx } from "../db";
+import { type Db, db, type Tx } from "../db";
+import { dialect } from "../dialect";
 import type { DatasetCounts } from "../import/run";
 
 // `feedback export`: the whole dataset in the import format (version 1), so `feedback import`
@@ -163,8 +164,7 @@ export async function runExport(out: Writable, progress: Progress = () => {}, da
   out.on("error", ignore);
   try {
     return await database.$transaction((tx) => writeAll(tx, out, progress), {
-      // SQLite's transactions are serializable already; PostgreSQL needs asking for a snapshot.
-      ...(dbEngine() === "postgres" ? { isolationLevel: "RepeatableRead" as Prisma.TransactionIsolationLevel } : {}),
+      ...dialect.snapshot,
       timeout: 24 * 3_600_000,
       maxWait: 60_000,
     });

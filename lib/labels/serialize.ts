@@ -2,9 +2,9 @@ import type { LabelRecord } from "./schemas";
 
 export interface LabelRow {
   name: string;
-  changelogCount: number | bigint;
+  changelogCount: number;
 }
 
 export function serializeLabel(row: LabelRow): LabelRecord {
-  return { name: row.name, changelogCount: Number(row.changelogCount) };
+  return { name: row.name, changelogCount: row.changelogCount };
 }

@@ -1,4 +1,3 @@
-import { iso } from "../dates";
 import type { PostRecord } from "./schemas";
 
 export interface PostRow {
@@ -12,10 +11,10 @@ export interface PostRow {
   statusColor: string | null;
   postedById: string;
   authorName: string;
-  upvotes: number | bigint;
-  commentCount: number | bigint;
-  createdAt: Date | string;
-  updatedAt: Date | string;
+  upvotes: number;
+  commentCount: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export function serializePost(row: PostRow): PostRecord {
@@ -30,9 +29,9 @@ export function serializePost(row: PostRow): PostRecord {
       row.statusId === null ? null : { id: row.statusId, name: row.statusName ?? "", color: row.statusColor ?? "" },
     postedById: row.postedById,
     postedBy: { id: row.postedById, name: row.authorName },
-    upvotes: Number(row.upvotes),
-    commentCount: Number(row.commentCount),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    upvotes: row.upvotes,
+    commentCount: row.commentCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }

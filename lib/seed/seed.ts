@@ -1,5 +1,6 @@
-import { db, dbEngine, type Tx } from "../db";
-import type { Engine } from "../env";
+import { db, type Tx } from "../db";
+import { dialect } from "../dialect";
+import type { ColumnKind } from "../rows";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import type { DatasetCounts } from "../import/run";
 
@@ -76,7 +77,7 @@ function fill(template: string, rand: () => number): string {
 }
 
 /** A column of a bulk insert and how its values travel to each engine. */
-type Column = [name: string, type: "text" | "int" | "bool" | "time"];
+type Column = [name: string, kind: ColumnKind];
 type Row = (string | number | boolean | Date | null)[];
 
 const POST_COLUMNS: Column[] = [
@@ -102,25 +103,19 @@ const POSTS_PER_TRANSACTION = 25_000;
 /**
  * Multi-row INSERTs with the values as parameters. Seeding a million posts one Prisma
  * createMany at a time spends most of its time in the client; hand-built statements let the
- * database do the work. Times are written as the SQLite adapter writes them (ISO 8601 with
- * "+00:00"), so rows seeded here read back exactly like rows written through Prisma.
+ * database do the work. Values are bound as the dialect encodes them (on SQLite, as its adapter
+ * writes them), so rows seeded here read back exactly like rows written through Prisma.
  */
-async function insertRows(tx: Tx, engine: Engine, table: string, columns: Column[], rows: Row[]): Promise<void> {
+async function insertRows(tx: Tx, table: string, columns: Column[], rows: Row[]): Promise<void> {
   const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
   const names = columns.map(([name]) => `"${name}"`).join(", ");
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const values: unknown[] = [];
     const tuples = chunk.map((row) => {
-      const marks = columns.map(([, type], i) => {
-        const value = row[i] ?? null;
-        if (engine === "sqlite") {
-          values.push(value instanceof Date ? value.toISOString().replace("Z", "+00:00") : typeof value === "boolean" ? Number(value) : value);
-          return "?";
-        }
-        values.push(value instanceof Date ? value.toISOString() : value);
-        const cast = type === "time" ? "::timestamp(3)" : type === "bool" ? "::boolean" : type === "int" ? "::integer" : "::text";
-        return `$${values.length}${cast}`;
+      const marks = columns.map(([, kind], i) => {
+        values.push(dialect.encode(row[i] ?? null));
+        return dialect.placeholder(values.length, kind);
       });
       return `(${marks.join(", ")})`;
     });
@@ -129,7 +124,6 @@ async function insertRows(tx: Tx, engine: Engine, table: string, columns: Column
 }
 
 export async function seed({ posts, seed: seedValue, progress = () => {} }: SeedOptions): Promise<DatasetCounts> {
-  const engine = dbEngine();
   const rand = random(seedValue);
   const userCount = Math.max(10, Math.min(50_000, Math.ceil(posts / 20)));
   const changelogCount = Math.max(5, Math.ceil(posts / 20));
@@ -205,8 +199,8 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
       ]);
     }
     await transaction(async (tx) => {
-      await insertRows(tx, engine, "Post", POST_COLUMNS, postRows);
-      await insertRows(tx, engine, "Comment", COMMENT_COLUMNS, commentRows);
+      await insertRows(tx, "Post", POST_COLUMNS, postRows);
+      await insertRows(tx, "Comment", COMMENT_COLUMNS, commentRows);
     });
     commentTotal += commentRows.length;
     progress(`posts ${Math.min(posts, start + POSTS_PER_TRANSACTION)}/${posts}, comments ${commentTotal}`);
@@ -228,16 +222,14 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
     for (const name of chosen) labelRows.push([id, name, fold(name)]);
   }
   await transaction(async (tx) => {
-    await insertRows(tx, engine, "Changelog", CHANGELOG_COLUMNS, changelogRows);
-    await insertRows(tx, engine, "ChangelogLabel", LABEL_COLUMNS, labelRows);
+    await insertRows(tx, "Changelog", CHANGELOG_COLUMNS, changelogRows);
+    await insertRows(tx, "ChangelogLabel", LABEL_COLUMNS, labelRows);
   });
   progress(`changelogs ${changelogCount}`);
 
-  // Fresh statistics, so the query planner knows the tables' new sizes and spreads. On
-  // PostgreSQL, VACUUM also marks the new pages all-visible, which is what lets counts and deep
-  // pages be answered from the indexes alone (index-only scans) before autovacuum gets there.
-  progress(engine === "postgres" ? "vacuuming and analyzing" : "analyzing");
-  await db.$executeRawUnsafe(engine === "postgres" ? "VACUUM ANALYZE" : "ANALYZE");
+  // Fresh statistics, so the query planner knows the tables' new sizes and spreads.
+  progress(dialect.analyze.progress);
+  await db.$executeRawUnsafe(dialect.analyze.statement);
 
   return {
     boards: BOARDS.length,

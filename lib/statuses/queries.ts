@@ -1,17 +1,20 @@
-import { db } from "../db";
+import { Prisma, read } from "../db";
+import { rowType } from "../rows";
+import { pageOffset, readCount } from "../sql";
 import type { ListStatusesQuery } from "./schemas";
-import { serializeStatus } from "./serialize";
+import { type StatusRow, serializeStatus } from "./serialize";
+
+const statusRow = rowType<StatusRow>({ position: "int" });
 
 /** Statuses in workflow order (the order they were imported in), ties by name and id. */
 export async function listStatuses(query: ListStatusesQuery) {
   const [total, rows] = await Promise.all([
-    db.postStatus.count(),
-    db.postStatus.findMany({
-      orderBy: [{ position: "asc" }, { name: "asc" }, { id: "asc" }],
-      skip: (query.page - 1) * query.limit,
-      take: query.limit,
-      select: { id: true, name: true, color: true, position: true },
-    }),
+    readCount(Prisma.sql`SELECT count(*) AS "total" FROM "PostStatus"`),
+    read(
+      Prisma.sql`SELECT s."id", s."name", s."color", s."position" FROM "PostStatus" s
+      ORDER BY s."position" ASC, s."name" ASC, s."id" ASC LIMIT ${query.limit} OFFSET ${pageOffset(query.page, query.limit)}`,
+      statusRow,
+    ),
   ]);
   return { statuses: rows.map(serializeStatus), total };
 }

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { dialects } from "../dialect";
+import { changelogWhere, pageSql } from "./queries";
+import type { ListChangelogsQuery } from "./schemas";
+
+// The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
+// piece is there.
+
+const query = (over: Partial<ListChangelogsQuery> = {}): ListChangelogsQuery => ({
+  id: undefined,
+  search: undefined,
+  status: undefined,
+  labels: undefined,
+  page: 1,
+  limit: 20,
+  ...over,
+});
+const oneLine = (sql: string) => sql.replace(/\s+/g, " ").trim();
+const EXISTS = `EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (?,?)`;
+
+describe("changelog list SQL", () => {
+  it("probes labels per row with a correlated EXISTS, fenced by OFFSET 0 on PostgreSQL", () => {
+    const where = changelogWhere(query({ labels: ["API", "Fixed", "api"] }), dialects.postgres);
+    assert.equal(oneLine(where.sql), `WHERE ${EXISTS} OFFSET 0)`);
+    assert.deepEqual(where.values, ["api", "fixed"]);
+  });
+
+  it("needs no fence on SQLite, which plans the EXISTS per row by itself", () => {
+    const where = changelogWhere(query({ labels: ["API", "Fixed"] }), dialects.sqlite);
+    assert.equal(oneLine(where.sql), `WHERE ${EXISTS})`);
+  });
+
+  it("searches through the FTS5 table on SQLite", () => {
+    const where = changelogWhere(query({ status: "Published", search: "webhooks" }), dialects.sqlite);
+    assert.equal(
+      oneLine(where.sql),
+      `WHERE t."status" = ? AND t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`,
+    );
+    assert.deepEqual(where.values, ["Published", '"webhooks"']);
+  });
+
+  it("searches with an escaped LIKE on PostgreSQL", () => {
+    const where = changelogWhere(query({ search: "50%" }), dialects.postgres);
+    assert.equal(oneLine(where.sql), `WHERE t."searchText" LIKE ? ESCAPE '\\'`);
+    assert.deepEqual(where.values, ["%50\\%%"]);
+  });
+
+  it("walks the sort index: drafts first, newest first, ties by id", () => {
+    const sql = oneLine(pageSql(changelogWhere(query(), dialects.sqlite), 20, 0).sql);
+    assert.match(sql, /FROM "Changelog" t ORDER BY t\."status" ASC, t\."sortAt" DESC, t\."id" DESC LIMIT \? OFFSET \?$/);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { postgres, sqlite } from "./dialect";
+
+describe("SQLite values", () => {
+  it("binds times as its adapter stores them and booleans as 0/1", () => {
+    assert.equal(sqlite.encode(new Date("2026-01-02T03:04:05.006Z")), "2026-01-02T03:04:05.006+00:00");
+    assert.equal(sqlite.encode(true), 1);
+    assert.equal(sqlite.encode(false), 0);
+    assert.equal(sqlite.encode("text"), "text");
+    assert.equal(sqlite.encode(null), null);
+  });
+
+  it("reads stored times back as Date and 0/1 as boolean, keeping nulls", () => {
+    const time = sqlite.decode.time;
+    const bool = sqlite.decode.bool;
+    assert.ok(time && bool);
+    assert.deepEqual(time("2026-01-02T03:04:05.006+00:00"), new Date("2026-01-02T03:04:05.006Z"));
+    assert.equal(time(null), null);
+    assert.equal(bool(1), true);
+    assert.equal(bool(0), false);
+    assert.equal(bool(null), null);
+    assert.equal(sqlite.decode.int, undefined, "better-sqlite3 returns numbers");
+  });
+});
+
+describe("PostgreSQL values", () => {
+  it("reads counts (bigint) as numbers; Prisma already gives Date and boolean", () => {
+    const int = postgres.decode.int;
+    assert.ok(int);
+    assert.equal(int(42n), 42);
+    assert.equal(int(null), null);
+    assert.equal(postgres.decode.time, undefined);
+    assert.equal(postgres.decode.bool, undefined);
+  });
+
+  it("casts each placeholder of a hand-built insert to its column's type", () => {
+    assert.deepEqual(
+      (["text", "int", "bool", "time"] as const).map((kind, i) => postgres.placeholder(i + 1, kind)),
+      ["$1::text", "$2::integer", "$3::boolean", "$4::timestamp(3)"],
+    );
+    assert.equal(sqlite.placeholder(3, "time"), "?");
+  });
+});
+
+describe("substring tests", () => {
+  it("use instr on SQLite and strpos on PostgreSQL, one per term", () => {
+    assert.equal(sqlite.contains("u", ["a", "b"]).sql, `instr(u."searchText", ?) > 0 AND instr(u."searchText", ?) > 0`);
+    assert.equal(postgres.contains("u", ["a"]).sql, `strpos(u."searchText", ?) > 0`);
+  });
+});

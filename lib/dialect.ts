@@ -1,0 +1,157 @@
+import Database from "better-sqlite3";
+import { type Engine, engineOf, env, sqlitePath } from "./env";
+import { Prisma } from "./generated/sqlite/client";
+import type { ColumnKind } from "./rows";
+
+// Every difference between the two engines, in one place: an object per engine, chosen once
+// from DATABASE_URL. A query is written once and asks the dialect only for the parts that
+// differ (a substring test, a search, a planner fence), so no query asks which engine it is on.
+
+/** A table searched by its "searchText" (folded title and content, see lib/search.ts). */
+export type SearchTable = "Post" | "Changelog";
+
+export interface Dialect {
+  readonly engine: Engine;
+  /** Every term occurs in `alias."searchText"` as a literal substring, tested row by row. */
+  contains(alias: string, terms: string[]): Prisma.Sql;
+  /** Every term occurs in `alias."searchText"`, found through the table's trigram index. */
+  search(table: SearchTable, alias: string, terms: string[]): Prisma.Sql;
+  /**
+   * Whether searches need a plan chosen by hand (lib/posts/search-plan.ts): SQLite's planner
+   * cannot see how many rows an FTS5 match gives, PostgreSQL's estimates pg_trgm matches.
+   */
+  readonly plansSearchByHand: boolean;
+  /** Counts the rows holding every term from the trigram index alone, where it answers exactly. */
+  countMatches(table: SearchTable, terms: string[]): Prisma.Sql | null;
+  /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
+  readonly fence: Prisma.Sql;
+  /** How a column kind comes back from the driver, where that is not already its row type. */
+  readonly decode: Partial<Record<ColumnKind, (value: unknown) => unknown>>;
+  /** A value for a statement bound outside Prisma's client (SQLite's readers, the seed). */
+  encode(value: unknown): unknown;
+  /** The placeholder of the n-th (from 1) value of a hand-built statement, for a column kind. */
+  placeholder(n: number, kind: ColumnKind): string;
+  /** Fresh planner statistics after a bulk load, and what to say while it runs. */
+  readonly analyze: { statement: string; progress: string };
+  /** Transaction options under which many reads see one moment's data. */
+  readonly snapshot: { isolationLevel?: Prisma.TransactionIsolationLevel };
+  /** The migrations folder, from the project root. */
+  readonly migrations: string[];
+  /** Settings kept in the database itself, set after migrating. */
+  afterMigrate(url: string): void;
+}
+
+/** Trigram indexes can only serve terms of three characters or more. */
+const TRIGRAM = 3;
+
+const indexedTerms = (terms: string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
+
+/**
+ * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
+ * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
+ * exactly the rows that contain it as a substring, so for such terms the index alone answers.
+ */
+const ftsMatch = (terms: string[]) => terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const searchText = (alias: string) => Prisma.raw(`${alias}."searchText"`);
+
+/** instr and strpos never treat %, _ or \ as wildcards. */
+const containsWith = (test: string) => (alias: string, terms: string[]) =>
+  Prisma.join(
+    terms.map((t) => Prisma.sql`${Prisma.raw(test)}(${searchText(alias)}, ${t}) > 0`),
+    " AND ",
+  );
+
+const orNull =
+  (decode: (value: unknown) => unknown) =>
+  (value: unknown): unknown =>
+    value === null ? null : decode(value);
+
+const instr = containsWith("instr");
+
+export const sqlite: Dialect = {
+  engine: "sqlite",
+  contains: instr,
+  search(table, alias, terms) {
+    // The index answers terms of three characters or more exactly; shorter ones are checked
+    // row by row on what the index leaves (or on every row, if no term is long enough).
+    const indexed = indexedTerms(terms);
+    const short = terms.filter((t) => !indexed.includes(t));
+    const conditions = short.length ? [instr(alias, short)] : [];
+    if (indexed.length) {
+      const fts = Prisma.raw(`"${table}Search"`);
+      conditions.unshift(
+        Prisma.sql`${Prisma.raw(`${alias}."seq"`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed)})`,
+      );
+    }
+    return Prisma.join(conditions, " AND ");
+  },
+  plansSearchByHand: true,
+  countMatches(table, terms) {
+    if (!terms.length || indexedTerms(terms).length < terms.length) return null;
+    const fts = Prisma.raw(`"${table}Search"`);
+    return Prisma.sql`SELECT count(*) AS "total" FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms)}`;
+  },
+  // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
+  fence: Prisma.empty,
+  decode: {
+    time: orNull((value) => new Date(value as string)),
+    bool: orNull((value) => value !== 0),
+  },
+  // As the SQLite adapter stores them, so hand-written rows read back like Prisma's.
+  encode(value) {
+    if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+    if (typeof value === "boolean") return value ? 1 : 0;
+    return value;
+  },
+  placeholder: () => "?",
+  analyze: { statement: "ANALYZE", progress: "analyzing" },
+  // SQLite's transactions are serializable already.
+  snapshot: {},
+  migrations: ["prisma", "migrations"],
+  afterMigrate(url) {
+    // WAL is a property of the database file: set it once here, it stays. Readers then never
+    // wait for the writer.
+    const file = new Database(sqlitePath(url));
+    file.pragma("journal_mode = WAL");
+    file.close();
+  },
+};
+
+const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bool: "::boolean", time: "::timestamp(3)" };
+
+export const postgres: Dialect = {
+  engine: "postgres",
+  contains: containsWith("strpos"),
+  search(_table, alias, terms) {
+    // LIKE with every wildcard escaped is a literal substring test that pg_trgm (an index on
+    // the column itself) can serve.
+    return Prisma.join(
+      terms.map((t) => Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`),
+      " AND ",
+    );
+  },
+  plansSearchByHand: false,
+  countMatches: () => null,
+  // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
+  // becoming a hash semi-join over every row it could match.
+  fence: Prisma.raw(" OFFSET 0"),
+  // Counts (bigint) come back as BigInt; times and booleans already as Date and boolean.
+  decode: { int: orNull(Number) },
+  encode: (value) => (value instanceof Date ? value.toISOString() : value),
+  placeholder: (n, kind) => `$${n}${CASTS[kind]}`,
+  // VACUUM also marks the new pages all-visible, which is what lets counts and deep pages be
+  // answered from the indexes alone (index-only scans) before autovacuum gets there.
+  analyze: { statement: "VACUUM ANALYZE", progress: "vacuuming and analyzing" },
+  // The client's type is SQLite's (lib/db.ts), whose enum lacks PostgreSQL's levels.
+  snapshot: { isolationLevel: "RepeatableRead" as Prisma.TransactionIsolationLevel },
+  migrations: ["prisma", "postgres", "migrations"],
+  afterMigrate() {},
+};
+
+export const dialects: Record<Engine, Dialect> = { sqlite, postgres };
+
+/** The dialect of the configured database. */
+export const dialect: Dialect = dialects[engineOf(env().DATABASE_URL)];

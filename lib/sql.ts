@@ -1,0 +1,20 @@
+import { Prisma, read } from "./db";
+import { countRow } from "./rows";
+
+// Small pieces every list query shares.
+
+/** A WHERE clause of every condition, or nothing when there are none. */
+export function where(conditions: Prisma.Sql[]): Prisma.Sql {
+  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+}
+
+/** The rows a page skips; a page past any real list stays a safe integer for the driver. */
+export function pageOffset(page: number, limit: number): number {
+  return Math.min((page - 1) * limit, Number.MAX_SAFE_INTEGER);
+}
+
+/** Runs a `SELECT count(...) AS "total"` and returns the count. */
+export async function readCount(query: Prisma.Sql): Promise<number> {
+  const rows = await read(query, countRow);
+  return rows[0]?.total ?? 0;
+}
