@@ -96,7 +96,7 @@ describe("another writer holds the lock", () => {
       assert.ok(putMs >= LOCK_BUDGET_MS * 0.9, `the write waited its budget (${Math.round(putMs)} ms)`);
       for (const read of reads) assert.equal(read.status, 200);
       // Before the fix, the server slept on the event loop for the whole budget.
-      assert.ok(slowest < 300, `/api/health took ${Math.round(slowest)} ms while a write waited for the lock`);
+      assert.ok(slowest < 500, `/api/health took ${Math.round(slowest)} ms while a write waited for the lock`);
     } finally {
       await release();
     }
@@ -140,7 +140,8 @@ describe("slow searches never hold up other requests", () => {
   before(async () => {
     app = await startApp();
     // Enough posts that a search of short terms (which no trigram index serves) reads for a
-    // while: before reads left the event loop, eight of these stalled every request for ~1 s.
+    // while (~80 ms each): before reads left the event loop, twelve of these stalled every
+    // request for about a second.
     const seeded = await app.cli(["seed", "--posts", "40000"]);
     assert.equal(seeded.code, 0, seeded.stderr);
   });
@@ -148,12 +149,13 @@ describe("slow searches never hold up other requests", () => {
     await app?.stop();
   });
 
-  it("eight short-term searches in flight leave /api/health fast", async () => {
-    const terms = ["qz", "xj", "zq", "jx", "q z", "k q", "vv", "wq"];
+  it("twelve short-term searches in flight leave /api/health fast", async () => {
+    const terms = ["qz", "xj", "zq", "jx", "q z", "k q", "vv", "wq", "zx", "qj", "xq", "jz"];
     const searches = Promise.all(terms.map((term) => app.json(`/api/v1/posts?search=${encodeURIComponent(term)}&sortBy=top`)));
     const slowest = await slowestHealth(app, searches);
     for (const res of await searches) assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.ok(slowest < 300, `/api/health took ${Math.round(slowest)} ms while searches ran`);
+    // Generous against a busy test machine; the stall this guards against is seconds.
+    assert.ok(slowest < 500, `/api/health took ${Math.round(slowest)} ms while searches ran`);
   });
 });
 
@@ -320,7 +322,7 @@ if (testEngine() === "postgres") {
         assert.equal(res.status, 503, JSON.stringify(res.body));
         assert.ok(took < statementTimeoutMs + 6000, `answered after ${Math.round(took)} ms`);
         const slowest = await slowestHealth(app, app.json("/api/v1/changelogs"));
-        assert.ok(slowest < 300, `health took ${Math.round(slowest)} ms`);
+        assert.ok(slowest < 500, `health took ${Math.round(slowest)} ms`);
       } finally {
         proxy.thaw();
         await app.stop();
