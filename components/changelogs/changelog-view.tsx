@@ -5,8 +5,8 @@ import { useEffect } from "react";
 import { formatDateTime } from "@/components/ui/format";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { ChangelogStatusBadge } from "@/components/ui/status-badge";
-import { ApiRequestError } from "@/lib/dashboard/api";
-import { useChangelog } from "@/lib/dashboard/queries";
+import { ApiRequestError } from "@/lib/dashboard/api-client";
+import { useChangelog } from "@/lib/dashboard/hooks";
 import { LabelChips } from "./label-chips";
 import { Markdown } from "./markdown";
 

@@ -3,7 +3,7 @@
 import { useCallback, useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
 import { SearchBox } from "@/components/ui/search-box";
-import { useChangelogs, useLabels } from "@/lib/dashboard/queries";
+import { useChangelogs, useLabels } from "@/lib/dashboard/hooks";
 import { limitOf, listOf, pageOf } from "@/lib/dashboard/list-params";
 import { useUrlState } from "@/lib/dashboard/url-state";
 import { ChangelogsTable } from "./changelogs-table";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { useUser, useUserSearch } from "@/lib/dashboard/queries";
+import { useUser, useUserSearch } from "@/lib/dashboard/hooks";
 import type { UserRecord } from "@/lib/users/schemas";
 
 const DEBOUNCE_MS = 250;

@@ -5,8 +5,8 @@ import { useEffect, useState } from "react";
 import { formatCount, formatDateTime } from "@/components/ui/format";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { ApiRequestError } from "@/lib/dashboard/api";
-import { usePost, usePostComments } from "@/lib/dashboard/queries";
+import { ApiRequestError } from "@/lib/dashboard/api-client";
+import { usePost, usePostComments } from "@/lib/dashboard/hooks";
 import { CommentItem } from "./comment-item";
 import { LAST_POSTS_VIEW } from "./posts-view";
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
 import { SearchBox } from "@/components/ui/search-box";
-import { useBoards, usePosts, useStatuses } from "@/lib/dashboard/queries";
+import { useBoards, usePosts, useStatuses } from "@/lib/dashboard/hooks";
 import { limitOf, pageOf } from "@/lib/dashboard/list-params";
 import { useUrlState } from "@/lib/dashboard/url-state";
 import { AuthorFilter } from "./author-filter";

@@ -8,7 +8,7 @@ import type { LabelRecord } from "../labels/schemas";
 import type { PostRecord } from "../posts/schemas";
 import type { StatusRecord } from "../statuses/schemas";
 import type { UserRecord } from "../users/schemas";
-import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api";
+import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api-client";
 import {
   boardKeys,
   type ChangelogListParams,
