@@ -1,5 +1,8 @@
 "use client";
 
+// The dashboard's reads: React Query hooks over the public API, run in the browser. (The
+// server's SQL for the same lists lives in lib/<domain>/queries.ts.)
+
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { BoardRecord } from "../boards/schemas";
 import type { ChangelogRecord } from "../changelogs/schemas";
