@@ -4,25 +4,13 @@
 // server's SQL for the same lists lives in lib/<domain>/queries.ts.)
 
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { BoardRecord } from "../boards/schemas";
 import type { ChangelogRecord } from "../changelogs/schemas";
 import type { PostCommentRecord } from "../comments/schemas";
-import type { LabelRecord } from "../labels/schemas";
 import type { PostRecord } from "../posts/schemas";
-import type { StatusRecord } from "../statuses/schemas";
 import type { UserRecord } from "../users/schemas";
 import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api-client";
-import {
-  boardKeys,
-  type ChangelogListParams,
-  changelogKeys,
-  commentKeys,
-  labelKeys,
-  type PostListParams,
-  postKeys,
-  statusKeys,
-  userKeys,
-} from "./query-keys";
+import type { OptionRecords, OptionResource } from "./options";
+import { type ChangelogListParams, changelogKeys, commentKeys, optionKeys, type PostListParams, postKeys, userKeys } from "./query-keys";
 
 // The filters' option lists change rarely; the API's maximum page covers any sane install.
 const OPTIONS_LIMIT = 100;
@@ -72,26 +60,12 @@ export function useChangelog(changelogId: string) {
   });
 }
 
-export function useBoards() {
+/** A filter's option list: boards, statuses or changelog labels. */
+export function useOptions<R extends OptionResource>(resource: R) {
   return useQuery({
-    queryKey: boardKeys.all,
-    queryFn: ({ signal }) => apiFetch<ListResponse<BoardRecord>>(apiPath("/boards", { limit: OPTIONS_LIMIT }), { signal }),
-    staleTime: 5 * 60_000,
-  });
-}
-
-export function useStatuses() {
-  return useQuery({
-    queryKey: statusKeys.all,
-    queryFn: ({ signal }) => apiFetch<ListResponse<StatusRecord>>(apiPath("/statuses", { limit: OPTIONS_LIMIT }), { signal }),
-    staleTime: 5 * 60_000,
-  });
-}
-
-export function useLabels() {
-  return useQuery({
-    queryKey: labelKeys.all,
-    queryFn: ({ signal }) => apiFetch<ListResponse<LabelRecord>>(apiPath("/labels", { limit: OPTIONS_LIMIT }), { signal }),
+    queryKey: optionKeys.of(resource),
+    queryFn: ({ signal }) =>
+      apiFetch<ListResponse<OptionRecords[R]>>(apiPath(`/${resource}`, { limit: OPTIONS_LIMIT }), { signal }),
     staleTime: 5 * 60_000,
   });
 }
