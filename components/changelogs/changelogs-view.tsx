@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useId } from "react";
+import { useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
 import { OptionsSelect } from "@/components/ui/options-select";
 import { SearchBox } from "@/components/ui/search-box";
@@ -13,7 +13,7 @@ const STATUSES = ["Draft", "Published"] as const;
 
 export function ChangelogsView() {
   const id = useId();
-  const { params, update } = useUrlState();
+  const { params, update, setFilter } = useUrlState();
   const search = params.get("search") ?? "";
   const status = STATUSES.find((s) => s === params.get("status")) ?? "";
   const labels = listOf(params.get("labels"));
@@ -21,10 +21,6 @@ export function ChangelogsView() {
   const limit = limitOf(params.get("limit"));
   const changelogs = useChangelogs({ search: search || undefined, status: status || undefined, labels, page, limit });
 
-  const setFilter = useCallback(
-    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
-    [update],
-  );
   const filtered = Boolean(search || status || labels.length);
   const clearFilters = () => update({ search: undefined, status: undefined, labels: undefined, page: undefined });
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useId } from "react";
+import { useEffect, useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
 import { OptionsSelect } from "@/components/ui/options-select";
 import { SearchBox } from "@/components/ui/search-box";
@@ -14,7 +14,7 @@ export const LAST_POSTS_VIEW = "feedback:last-posts-view";
 
 export function PostsView() {
   const id = useId();
-  const { params, update } = useUrlState();
+  const { params, update, setFilter } = useUrlState();
   const filters = {
     search: params.get("search") ?? "",
     boardId: params.get("boardId") ?? "",
@@ -39,11 +39,6 @@ export function PostsView() {
     sessionStorage.setItem(LAST_POSTS_VIEW, params.toString());
   }, [params]);
 
-  // Any change of filter starts again from the first page.
-  const setFilter = useCallback(
-    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
-    [update],
-  );
   const filtered = Boolean(filters.search || filters.boardId || filters.statusId || filters.postedById);
   const clearFilters = () =>
     update({ search: undefined, boardId: undefined, statusId: undefined, postedById: undefined, page: undefined });

@@ -3,12 +3,12 @@
 // The dashboard's reads: React Query hooks over the public API, run in the browser. (The
 // server's SQL for the same lists lives in lib/<domain>/queries.ts.)
 
-import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, type QueryKey, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { ChangelogRecord } from "../changelogs/schemas";
 import type { PostCommentRecord } from "../comments/schemas";
 import type { PostRecord } from "../posts/schemas";
 import type { UserRecord } from "../users/schemas";
-import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api-client";
+import { apiFetch, apiPath, type ItemResponse, type ListResponse, type Params } from "./api-client";
 import type { OptionRecords, OptionResource } from "./options";
 import { type ChangelogListParams, changelogKeys, commentKeys, optionKeys, type PostListParams, postKeys, userKeys } from "./query-keys";
 
@@ -16,19 +16,25 @@ import { type ChangelogListParams, changelogKeys, commentKeys, optionKeys, type 
 const OPTIONS_LIMIT = 100;
 const COMMENTS_PAGE = 50;
 
-export function usePosts(params: PostListParams) {
+/** A page of a list view; the last page stays on screen while the next one loads. */
+function useList<T>(queryKey: QueryKey, path: string, params: Params) {
   return useQuery({
-    queryKey: postKeys.list(params),
-    queryFn: ({ signal }) => apiFetch<ListResponse<PostRecord>>(apiPath("/posts", { ...params }), { signal }),
+    queryKey,
+    queryFn: ({ signal }) => apiFetch<ListResponse<T>>(apiPath(path, params), { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
+function useRecord<T>(queryKey: QueryKey, path: string) {
+  return useQuery({ queryKey, queryFn: ({ signal }) => apiFetch<ItemResponse<T>>(apiPath(path), { signal }) });
+}
+
+export function usePosts(params: PostListParams) {
+  return useList<PostRecord>(postKeys.list(params), "/posts", { ...params });
+}
+
 export function usePost(postId: string) {
-  return useQuery({
-    queryKey: postKeys.detail(postId),
-    queryFn: ({ signal }) => apiFetch<ItemResponse<PostRecord>>(apiPath(`/posts/${encodeURIComponent(postId)}`), { signal }),
-  });
+  return useRecord<PostRecord>(postKeys.detail(postId), `/posts/${encodeURIComponent(postId)}`);
 }
 
 export function usePostComments(postId: string) {
@@ -45,19 +51,11 @@ export function usePostComments(postId: string) {
 }
 
 export function useChangelogs(params: ChangelogListParams) {
-  return useQuery({
-    queryKey: changelogKeys.list(params),
-    queryFn: ({ signal }) => apiFetch<ListResponse<ChangelogRecord>>(apiPath("/changelogs", { ...params }), { signal }),
-    placeholderData: keepPreviousData,
-  });
+  return useList<ChangelogRecord>(changelogKeys.list(params), "/changelogs", { ...params });
 }
 
 export function useChangelog(changelogId: string) {
-  return useQuery({
-    queryKey: changelogKeys.detail(changelogId),
-    queryFn: ({ signal }) =>
-      apiFetch<ItemResponse<ChangelogRecord>>(apiPath(`/changelogs/${encodeURIComponent(changelogId)}`), { signal }),
-  });
+  return useRecord<ChangelogRecord>(changelogKeys.detail(changelogId), `/changelogs/${encodeURIComponent(changelogId)}`);
 }
 
 /** A filter's option list: boards, statuses or changelog labels. */
