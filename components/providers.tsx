@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { ApiRequestError } from "@/lib/dashboard/api";
+import { ApiRequestError } from "@/lib/dashboard/api-client";
 
 // A client error (4xx) will not fix itself on a retry; a network or server error might.
 function retry(failures: number, error: unknown): boolean {

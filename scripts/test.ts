@@ -1,9 +1,12 @@
 // `npm test`: builds the app once, then runs the unit tests, the API tests over real HTTP on
 // SQLite and on PostgreSQL, and the browser tests in Chromium. In CI (CI=true) every suite must
 // run; elsewhere a suite whose component is missing is skipped with a loud notice.
+// `npm run test:unit|test:api|test:e2e` run one suite (scripts/test-args.ts has the arguments);
+// the last two reuse the existing build.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { needsBuild, parseTestArgs, type Suite } from "./test-args";
 
 const root = path.resolve(import.meta.dirname, "..");
 const ci = ["true", "1"].includes((process.env.CI ?? "").toLowerCase());
@@ -69,17 +72,26 @@ function chromium(): string | undefined {
   return fs.existsSync(candidate) ? candidate : undefined;
 }
 
-async function main(): Promise<void> {
+/** Fails the run before any test: there is nothing to test against. */
+function abort(message: string): never {
+  console.error(message);
+  console.log("\ntests: 0 passed, 1 failed");
+  process.exit(1);
+}
+
+async function build(): Promise<void> {
   console.log("=== build (next build) ===");
-  const build = await run(bin("next"), ["build"]);
-  if (build.code !== 0) {
-    console.error("The build failed; no test can run against it.");
-    console.log("\ntests: 0 passed, 1 failed");
-    process.exit(1);
+  if ((await run(bin("next"), ["build"])).code !== 0) abort("The build failed; no test can run against it.");
+}
+
+function requireBuild(): void {
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
+    abort(`No production build in ${distDir}: the API and browser tests run against one. Build it with \`npm run build\` (or run \`npm test\`, which builds).`);
   }
+}
 
-  await nodeTests("unit tests", [...findTests("lib", /\.test\.tsx?$/), ...findTests("scripts", /\.test\.ts$/)]);
-
+async function apiTests(): Promise<void> {
   const apiFiles = findTests("tests/api", /\.test\.ts$/);
   await nodeTests("API tests on SQLite", apiFiles, { TEST_ENGINE: "sqlite" });
   if (process.env.TEST_POSTGRES_URL) {
@@ -87,7 +99,9 @@ async function main(): Promise<void> {
   } else {
     skip("API tests on PostgreSQL", "TEST_POSTGRES_URL is not set (as root, `bash scripts/postgres-ci.sh` starts PostgreSQL and prints one)");
   }
+}
 
+async function browserTests(): Promise<void> {
   if (!fs.existsSync(path.join(root, "playwright.config.ts"))) {
     console.log("\n(no browser tests in this checkout)");
   } else if (chromium()) {
@@ -99,6 +113,25 @@ async function main(): Promise<void> {
   } else {
     skip("browser tests", "Chromium is missing: `apt-get install chromium` (or set CHROMIUM_PATH)");
   }
+}
+
+const suites: Record<Suite, () => Promise<void>> = {
+  unit: () => nodeTests("unit tests", [...findTests("lib", /\.test\.tsx?$/), ...findTests("scripts", /\.test\.ts$/)]),
+  api: apiTests,
+  e2e: browserTests,
+};
+
+async function main(): Promise<void> {
+  const args = parseTestArgs(process.argv.slice(2));
+  if ("error" in args) {
+    console.error(args.error);
+    process.exit(2);
+  }
+  if (needsBuild(args.suites)) {
+    if (args.build) await build();
+    else requireBuild();
+  }
+  for (const suite of args.suites) await suites[suite]();
 
   console.log("\n=== summary ===");
   for (const o of outcomes) {

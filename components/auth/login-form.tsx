@@ -1,7 +1,7 @@
 "use client";
 
 import { type FormEvent, useId, useRef, useState } from "react";
-import { ApiRequestError, apiFetch } from "@/lib/dashboard/api";
+import { ApiRequestError, apiFetch } from "@/lib/dashboard/api-client";
 
 export function LoginForm({ initialError }: { initialError: string | null }) {
   const id = useId();

@@ -1,9 +1,10 @@
 "use client";
 
-import { useCallback, useId } from "react";
+import { useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
+import { OptionsSelect } from "@/components/ui/options-select";
 import { SearchBox } from "@/components/ui/search-box";
-import { useChangelogs, useLabels } from "@/lib/dashboard/queries";
+import { useChangelogs } from "@/lib/dashboard/hooks";
 import { limitOf, listOf, pageOf } from "@/lib/dashboard/list-params";
 import { useUrlState } from "@/lib/dashboard/url-state";
 import { ChangelogsTable } from "./changelogs-table";
@@ -12,28 +13,16 @@ const STATUSES = ["Draft", "Published"] as const;
 
 export function ChangelogsView() {
   const id = useId();
-  const { params, update } = useUrlState();
+  const { params, update, setFilter } = useUrlState();
   const search = params.get("search") ?? "";
   const status = STATUSES.find((s) => s === params.get("status")) ?? "";
   const labels = listOf(params.get("labels"));
   const page = pageOf(params.get("page"));
   const limit = limitOf(params.get("limit"));
   const changelogs = useChangelogs({ search: search || undefined, status: status || undefined, labels, page, limit });
-  const known = useLabels();
 
-  const setFilter = useCallback(
-    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
-    [update],
-  );
   const filtered = Boolean(search || status || labels.length);
   const clearFilters = () => update({ search: undefined, status: undefined, labels: undefined, page: undefined });
-
-  // Labels named in the URL stay choosable even if no changelog carries them any more.
-  const labelOptions = [...(known.data?.data.map((l) => l.name) ?? [])];
-  for (const label of labels) {
-    if (!labelOptions.some((o) => o.toLowerCase() === label.toLowerCase())) labelOptions.push(label);
-  }
-  const selectedLabels = labelOptions.filter((o) => labels.some((l) => l.toLowerCase() === o.toLowerCase()));
 
   return (
     <>
@@ -53,38 +42,26 @@ export function ChangelogsView() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-labels`}>Labels</label>
-          <select
-            id={`${id}-labels`}
-            className="select"
-            multiple
-            size={Math.min(Math.max(labelOptions.length, 2), 6)}
-            value={selectedLabels}
-            aria-describedby={`${id}-labels-hint`}
-            onChange={(e) => {
-              const chosen = [...e.target.selectedOptions].map((o) => o.value);
-              setFilter("labels", chosen.length ? chosen.join(",") : undefined);
-            }}
-          >
-            {labelOptions.map((label) => (
-              <option key={label} value={label}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <p id={`${id}-labels-hint`} className="hint">
-            Any of the chosen labels. Ctrl or ⌘ to choose several.
-            {labels.length ? (
-              <>
-                {" "}
-                <button type="button" className="button button-ghost button-small" onClick={() => setFilter("labels", undefined)}>
-                  Clear labels
-                </button>
-              </>
-            ) : null}
-          </p>
-        </div>
+        <OptionsSelect
+          label="Labels"
+          resource="labels"
+          chosen={labels}
+          onChange={(chosen) => setFilter("labels", chosen.join(","))}
+          multiple
+          hint={
+            <>
+              Any of the chosen labels. Ctrl or ⌘ to choose several.
+              {labels.length ? (
+                <>
+                  {" "}
+                  <button type="button" className="button button-ghost button-small" onClick={() => setFilter("labels", undefined)}>
+                    Clear labels
+                  </button>
+                </>
+              ) : null}
+            </>
+          }
+        />
       </search>
 
       <ListResults

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch } from "@/lib/dashboard/api";
+import { apiFetch } from "@/lib/dashboard/api-client";
 
 export function SignOutButton() {
   const queryClient = useQueryClient();

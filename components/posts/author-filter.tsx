@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { useUser, useUserSearch } from "@/lib/dashboard/queries";
+import { useUser, useUserSearch } from "@/lib/dashboard/hooks";
+import { useListbox } from "@/lib/dashboard/use-listbox";
 import type { UserRecord } from "@/lib/users/schemas";
 
 const DEBOUNCE_MS = 250;
@@ -20,14 +21,12 @@ const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim()
  */
 export function AuthorFilter({ value, onChange }: Props) {
   const id = useId();
-  const listId = `${id}-list`;
+  const listbox = useListbox<UserRecord>(id, (user) => user.id);
   const selected = useUser(value);
   const [text, setText] = useState("");
   const [search, setSearch] = useState("");
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const typed = useRef(false);
-  const results = useUserSearch(search, open);
+  const results = useUserSearch(search, listbox.open);
   // Until the answer for what is typed now arrives, narrow the last answer by the typed text,
   // so arrow keys and Enter never land on a name that no longer fits.
   const current = search === text.trim() && !results.isPlaceholderData && results.isSuccess;
@@ -46,48 +45,50 @@ export function AuthorFilter({ value, onChange }: Props) {
     if (selected.data && !typed.current) setText(selected.data.name);
   }, [value, selected.data]);
 
+  const { reset } = listbox;
   useEffect(() => {
     const timer = setTimeout(() => {
       setSearch(text.trim());
-      setActive(-1);
+      reset();
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text, reset]);
 
+  // Once the answer for the typed text arrives: an Enter pressed while waiting picks its first
+  // name, and a name typed in full picks that author.
   useEffect(() => {
-    if (!current || !pendingEnter.current) return;
-    pendingEnter.current = false;
-    if (users[0]) choose(users[0]);
-  });
-
-  useEffect(() => {
-    if (!typed.current || !current || !search) return;
+    if (!current) return;
+    if (pendingEnter.current) {
+      pendingEnter.current = false;
+      if (users[0]) choose(users[0]);
+      return;
+    }
+    if (!typed.current || !search) return;
     const exact = users.filter((u) => same(u.name, search));
     const match = exact.length === 1 ? exact[0] : undefined;
     if (match && match.id !== value && match.id !== autoPicked.current) {
       autoPicked.current = match.id;
       onChange(match.id);
     }
-  }, [current, search, users, value, onChange]);
+  });
 
   function choose(user: UserRecord) {
     typed.current = false;
     setText(user.name);
-    setOpen(false);
-    setActive(-1);
+    listbox.close();
     if (user.id !== value) onChange(user.id);
   }
 
   function clear() {
     typed.current = false;
     setText("");
-    setOpen(false);
+    listbox.close();
     if (value) onChange(undefined);
   }
 
   function commitTyped() {
     typed.current = false;
-    setOpen(false);
+    listbox.close();
     if (!text.trim()) {
       if (value) onChange(undefined);
     } else if (selected.data) {
@@ -95,7 +96,6 @@ export function AuthorFilter({ value, onChange }: Props) {
     }
   }
 
-  const activeUser = active >= 0 ? users[active] : undefined;
   return (
     <div className="field combo">
       <label htmlFor={id}>Author</label>
@@ -105,9 +105,7 @@ export function AuthorFilter({ value, onChange }: Props) {
           className="input"
           role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open}
-          aria-controls={listId}
-          aria-activedescendant={activeUser ? `${id}-opt-${activeUser.id}` : undefined}
+          aria-expanded={listbox.open}
           placeholder="Any author"
           autoComplete="off"
           spellCheck={false}
@@ -115,32 +113,21 @@ export function AuthorFilter({ value, onChange }: Props) {
           onChange={(event) => {
             typed.current = true;
             setText(event.target.value);
-            setOpen(true);
-            setActive(-1);
+            listbox.input();
             if (!event.target.value.trim() && value) onChange(undefined);
           }}
-          onFocus={() => setOpen(true)}
+          onFocus={listbox.focus}
           onBlur={commitTyped}
-          onKeyDown={(event) => {
-            if (event.key === "ArrowDown") {
-              event.preventDefault();
-              setOpen(true);
-              setActive((i) => Math.min(i + 1, users.length - 1));
-            } else if (event.key === "ArrowUp") {
-              event.preventDefault();
-              setActive((i) => Math.max(i - 1, 0));
-            } else if (event.key === "Enter") {
-              event.preventDefault();
+          {...listbox.inputProps(users, {
+            enter: (active) => {
               if (!text.trim()) clear();
-              else if (activeUser) choose(activeUser);
+              else if (active) choose(active);
               else if (current) {
                 if (users[0]) choose(users[0]);
               } else pendingEnter.current = true;
-            } else if (event.key === "Escape" && open) {
-              event.preventDefault();
-              commitTyped();
-            }
-          }}
+            },
+            escape: commitTyped,
+          })}
         />
         {value ? (
           <button type="button" className="button button-ghost" onClick={clear}>
@@ -149,18 +136,16 @@ export function AuthorFilter({ value, onChange }: Props) {
           </button>
         ) : null}
       </div>
-      {open && (users.length > 0 || results.isFetched) ? (
-        <div id={listId} className="combo-list" role="listbox" aria-label="Suggestions">
+      {listbox.open && (users.length > 0 || results.isFetched) ? (
+        <div id={listbox.listId} className="combo-list" role="listbox" aria-label="Suggestions">
           {users.map((user, i) => (
             // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard chooses through the combobox input (aria-activedescendant)
             <div
               key={user.id}
-              tabIndex={-1}
-              id={`${id}-opt-${user.id}`}
               role="option"
+              tabIndex={-1}
               aria-selected={user.id === value}
-              className={i === active ? "active" : undefined}
-              onMouseDown={(event) => event.preventDefault()}
+              {...listbox.optionProps(user, i)}
               onClick={() => choose(user)}
             >
               {user.name}

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useSession } from "@/components/session/session-provider";
 import { formatDateTime } from "@/components/ui/format";
 import type { PostCommentRecord } from "@/lib/comments/schemas";
-import { ApiRequestError, errorMessage } from "@/lib/dashboard/api";
+import { ApiRequestError, errorMessage } from "@/lib/dashboard/api-client";
 import { useEditComment, usePinComment } from "@/lib/dashboard/mutations";
 
 function fieldError(error: unknown): string | null {

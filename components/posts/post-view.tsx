@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useEffect, useState } from "react";
+import { DetailState } from "@/components/ui/detail-state";
 import { formatCount, formatDateTime } from "@/components/ui/format";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { ApiRequestError } from "@/lib/dashboard/api";
-import { usePost, usePostComments } from "@/lib/dashboard/queries";
+import { usePost, usePostComments } from "@/lib/dashboard/hooks";
+import type { PostRecord } from "@/lib/posts/schemas";
 import { CommentItem } from "./comment-item";
 import { LAST_POSTS_VIEW } from "./posts-view";
 
@@ -21,54 +22,34 @@ function useBackHref(): string {
 
 export function PostView({ postId }: { postId: string }) {
   const post = usePost(postId);
+  // Asked for beside the post, not after it, so both load at once.
   const comments = usePostComments(postId);
   const backHref = useBackHref();
-
-  useEffect(() => {
-    if (post.data) document.title = `${post.data.data.title} · Feedback`;
-  }, [post.data]);
-
-  const back = (
-    <Link className="back-link" href={backHref}>
-      ← Back to posts
-    </Link>
+  return (
+    <DetailState
+      query={post}
+      noun="post"
+      back={{ href: backHref, label: "← Back to posts" }}
+      notFoundHint="It may have been deleted, or the link is wrong. Go back to the posts list."
+      skeleton={["60%", "90%", "75%"]}
+    >
+      {(record) => <PostDetail post={record} postId={postId} comments={comments} />}
+    </DetailState>
   );
+}
 
-  if (post.isError) {
-    return (
-      <>
-        {back}
-        {post.error instanceof ApiRequestError && post.error.status === 404 ? (
-          <EmptyState title="This post does not exist.">It may have been deleted, or the link is wrong. Go back to the posts list.</EmptyState>
-        ) : (
-          <ErrorState title="The post could not be loaded." error={post.error} onRetry={() => post.refetch()} />
-        )}
-      </>
-    );
-  }
+interface DetailProps {
+  post: PostRecord;
+  /** As in the address: the key the comments are cached under. */
+  postId: string;
+  comments: ReturnType<typeof usePostComments>;
+}
 
-  if (!post.data) {
-    return (
-      <>
-        {back}
-        <div className="detail" aria-busy="true">
-          <span className="visually-hidden">Loading the post…</span>
-          <Skeleton width="60%" />
-          <div style={{ height: 16 }} />
-          <Skeleton width="90%" />
-          <div style={{ height: 8 }} />
-          <Skeleton width="75%" />
-        </div>
-      </>
-    );
-  }
-
-  const p = post.data.data;
+function PostDetail({ post: p, postId, comments }: DetailProps) {
   const list = comments.data?.pages.flatMap((page) => page.data) ?? [];
   const total = comments.data?.pages[0]?.pagination.total ?? p.commentCount;
   return (
     <>
-      {back}
       <article className="detail">
         <h1>{p.title}</h1>
         <dl className="meta">

@@ -1,9 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useId } from "react";
+import { useEffect, useId } from "react";
 import { ListResults } from "@/components/ui/list-results";
+import { OptionsSelect } from "@/components/ui/options-select";
 import { SearchBox } from "@/components/ui/search-box";
-import { useBoards, usePosts, useStatuses } from "@/lib/dashboard/queries";
+import { usePosts } from "@/lib/dashboard/hooks";
 import { limitOf, pageOf } from "@/lib/dashboard/list-params";
 import { useUrlState } from "@/lib/dashboard/url-state";
 import { AuthorFilter } from "./author-filter";
@@ -13,7 +14,7 @@ export const LAST_POSTS_VIEW = "feedback:last-posts-view";
 
 export function PostsView() {
   const id = useId();
-  const { params, update } = useUrlState();
+  const { params, update, setFilter } = useUrlState();
   const filters = {
     search: params.get("search") ?? "",
     boardId: params.get("boardId") ?? "",
@@ -32,19 +33,12 @@ export function PostsView() {
     page,
     limit,
   });
-  const boards = useBoards();
-  const statuses = useStatuses();
 
   // The post page's "Back to posts" returns to this exact view.
   useEffect(() => {
     sessionStorage.setItem(LAST_POSTS_VIEW, params.toString());
   }, [params]);
 
-  // Any change of filter starts again from the first page.
-  const setFilter = useCallback(
-    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
-    [update],
-  );
   const filtered = Boolean(filters.search || filters.boardId || filters.statusId || filters.postedById);
   const clearFilters = () =>
     update({ search: undefined, boardId: undefined, statusId: undefined, postedById: undefined, page: undefined });
@@ -56,34 +50,18 @@ export function PostsView() {
       </div>
       <search className="filters" aria-label="Filter posts">
         <SearchBox label="Search posts" value={filters.search} onSearch={(v) => setFilter("search", v, "replace")} placeholder="Words in the title or text" />
-        <div className="field">
-          <label htmlFor={`${id}-board`}>Board</label>
-          <select id={`${id}-board`} className="select" value={filters.boardId} onChange={(e) => setFilter("boardId", e.target.value)}>
-            <option value="">All</option>
-            {boards.data?.data.map((board) => (
-              <option key={board.id} value={board.id}>
-                {board.name}
-              </option>
-            ))}
-            {filters.boardId && boards.data && !boards.data.data.some((b) => b.id === filters.boardId) ? (
-              <option value={filters.boardId}>Unknown board</option>
-            ) : null}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-status`}>Status</label>
-          <select id={`${id}-status`} className="select" value={filters.statusId} onChange={(e) => setFilter("statusId", e.target.value)}>
-            <option value="">All</option>
-            {statuses.data?.data.map((status) => (
-              <option key={status.id} value={status.id}>
-                {status.name}
-              </option>
-            ))}
-            {filters.statusId && statuses.data && !statuses.data.data.some((s) => s.id === filters.statusId) ? (
-              <option value={filters.statusId}>Unknown status</option>
-            ) : null}
-          </select>
-        </div>
+        <OptionsSelect
+          label="Board"
+          resource="boards"
+          chosen={filters.boardId ? [filters.boardId] : []}
+          onChange={([boardId]) => setFilter("boardId", boardId)}
+        />
+        <OptionsSelect
+          label="Status"
+          resource="statuses"
+          chosen={filters.statusId ? [filters.statusId] : []}
+          onChange={([statusId]) => setFilter("statusId", statusId)}
+        />
         <AuthorFilter value={filters.postedById || undefined} onChange={(userId) => setFilter("postedById", userId)} />
         <div className="field">
           <label htmlFor={`${id}-sort`}>Sort</label>

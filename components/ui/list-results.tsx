@@ -1,6 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import type { ListResponse } from "@/lib/dashboard/api";
+import type { ListResponse } from "@/lib/dashboard/api-client";
 import { Pager } from "./pagination";
 import { EmptyState, ErrorState } from "./states";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { errorMessage } from "@/lib/dashboard/api";
+import { errorMessage } from "@/lib/dashboard/api-client";
 
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (

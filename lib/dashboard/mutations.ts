@@ -2,7 +2,7 @@
 
 import { type InfiniteData, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { CommentRecord, PostCommentRecord } from "../comments/schemas";
-import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api";
+import { apiFetch, apiPath, type ItemResponse, type ListResponse } from "./api-client";
 import { commentKeys } from "./query-keys";
 
 type CommentPages = InfiniteData<ListResponse<PostCommentRecord>, number>;

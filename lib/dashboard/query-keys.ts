@@ -1,5 +1,7 @@
 // Query keys, one factory per resource, so a mutation can name exactly the lists it touches.
 
+import type { OptionResource } from "./options";
+
 export interface PostListParams {
   search?: string;
   boardId?: string;
@@ -37,9 +39,7 @@ export const changelogKeys = {
   detail: (changelogId: string) => [...changelogKeys.all, "detail", changelogId] as const,
 };
 
-export const boardKeys = { all: ["boards"] as const };
-export const statusKeys = { all: ["statuses"] as const };
-export const labelKeys = { all: ["labels"] as const };
+export const optionKeys = { of: (resource: OptionResource) => [resource] as const };
 export const userKeys = {
   all: ["users"] as const,
   search: (search: string) => [...userKeys.all, "search", search] as const,

@@ -42,5 +42,10 @@ export function useUrlState() {
     },
     [params, router, pathname],
   );
-  return { params, update };
+  // Any change of filter starts again from the first page.
+  const setFilter = useCallback(
+    (key: string, value: string | undefined, mode: "push" | "replace" = "push") => update({ [key]: value, page: undefined }, mode),
+    [update],
+  );
+  return { params, update, setFilter };
 }

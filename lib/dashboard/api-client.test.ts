@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApiRequestError, apiPath } from "./api";
+import { ApiRequestError, apiPath } from "./api-client";
 
 describe("apiPath", () => {
   it("drops empty values and joins lists with commas", () => {

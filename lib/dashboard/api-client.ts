@@ -38,7 +38,7 @@ export interface ItemResponse<T> {
   data: T;
 }
 
-type Params = Record<string, string | number | readonly string[] | undefined>;
+export type Params = Record<string, string | number | readonly string[] | undefined>;
 
 export function apiPath(path: string, params: Params = {}): string {
   const search = new URLSearchParams();
