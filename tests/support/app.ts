@@ -44,7 +44,7 @@ export function testEngine(): Engine {
   return engine;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);

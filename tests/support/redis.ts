@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import net from "node:net";
+import { freePort } from "./app";
 
 // A throwaway Redis server (Debian's redis-server) on a free loopback port, nothing saved.
 
@@ -11,17 +12,6 @@ export interface RedisServer {
 export function redisServerPath(): string | undefined {
   const found = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
   return found.status === 0 ? found.stdout.trim() : undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startRedis(binary: string): Promise<RedisServer> {
