@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { assertSameOrigin, authenticate, type Principal } from "../auth/authenticate";
-import { logError } from "../log";
+import { log, logError } from "../log";
 import { readBody } from "./body";
 import type { Contract } from "./define-operation";
 import { ApiError, type ErrorDetail } from "./errors";
@@ -81,7 +81,8 @@ const UNAVAILABLE_RETRY_AFTER = "2";
 export function toErrorResponse(error: unknown, requestId: string, method: string, path: string): Response {
   if (error instanceof ApiError) return errorResponse(error, requestId);
   if (isUnavailable(error)) {
-    logError(`${method} ${path}: the database is unavailable`, error, requestId);
+    // Expected while the database is away, and once per request: one line, no stack.
+    log("warn", `[${requestId}] ${method} ${path}: the database is unavailable (${error instanceof Error ? error.message : String(error)})`);
     return errorResponse(
       new ApiError("service_unavailable", "The database is unavailable or busy; try again shortly.", {
         headers: { "Retry-After": UNAVAILABLE_RETRY_AFTER },
@@ -119,9 +120,8 @@ export async function refuseAfterAdmission(req: Request, refusal: (method: strin
   const requestId = requestIdOf(req.headers);
   const path = new URL(req.url).pathname;
   const method = methodOf(req);
-  let limitHeaders: Record<string, string> = {};
   try {
-    ({ limitHeaders } = await admit(req));
+    const { limitHeaders } = await admit(req);
     throw refusal(method, path).withHeaders(limitHeaders);
   } catch (error) {
     return toErrorResponse(error, requestId, method, path);
