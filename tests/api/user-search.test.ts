@@ -3,10 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import Database from "better-sqlite3";
-import pg from "pg";
 import { createDatabase, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
+import { sql } from "../support/sql";
 
 // GET /users leaves the email out, so search must not match it either: otherwise a read key
 // could recover an address one character at a time. Checked for data written by the import and
@@ -22,28 +21,6 @@ after(async () => {
   await app?.stop();
 });
 
-/** Runs one statement on a database directly, as an older version would have. */
-async function sql<T = Record<string, unknown>>(url: string, statement: string, params: string[] = []): Promise<T[]> {
-  if (url.startsWith("file:")) {
-    const file = new Database(url.slice("file:".length));
-    try {
-      const prepared = file.prepare(statement);
-      if (prepared.reader) return prepared.all(...params) as T[];
-      prepared.run(...params);
-      return [];
-    } finally {
-      file.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    let n = 0;
-    return (await client.query(statement.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function searchTexts(url = app.databaseUrl): Promise<Record<string, string>> {
   const rows = await sql<{ id: string; searchText: string }>(url, `SELECT "id", "searchText" FROM "User" ORDER BY "id"`);
