@@ -25,9 +25,9 @@ export function serializeComment(row: CommentRow): CommentRecord {
 }
 
 export interface PostCommentRow extends CommentRow {
-  postedBy: { id: string; name: string };
+  authorName: string;
 }
 
 export function serializePostComment(row: PostCommentRow): PostCommentRecord {
-  return { ...serializeComment(row), postedBy: { id: row.postedBy.id, name: row.postedBy.name } };
+  return { ...serializeComment(row), postedBy: { id: row.postedById, name: row.authorName } };
 }
