@@ -19,30 +19,31 @@ type Progress = (kind: Kind, done: number, total: number) => void;
 const iso = (value: Date) => value.toISOString();
 const isoOrNull = (value: Date | null) => (value ? value.toISOString() : null);
 
+/** The next chunk in id order after the last id read (a keyset page). */
+const chunkAfter = (after: string | undefined) => ({
+  where: after ? { id: { gt: after } } : {},
+  orderBy: { id: "asc" as const },
+  take: CHUNK,
+});
+
 /** Each kind's records, chunk by chunk in id order, shaped as the import format has them. */
 const readers: Record<Kind, (tx: Tx, after: string | undefined) => Promise<{ id: string }[]>> = {
   boards: (tx, after) =>
-    tx.board.findMany({ where: after ? { id: { gt: after } } : {}, orderBy: { id: "asc" }, take: CHUNK, select: { id: true, name: true } }),
+    tx.board.findMany({ ...chunkAfter(after), select: { id: true, name: true } }),
   // A status's position is its place in the workflow; it is written out so a round trip keeps it.
   statuses: (tx, after) =>
     tx.postStatus.findMany({
-      where: after ? { id: { gt: after } } : {},
-      orderBy: { id: "asc" },
-      take: CHUNK,
+      ...chunkAfter(after),
       select: { id: true, name: true, color: true, position: true },
     }),
   users: (tx, after) =>
     tx.user.findMany({
-      where: after ? { id: { gt: after } } : {},
-      orderBy: { id: "asc" },
-      take: CHUNK,
+      ...chunkAfter(after),
       select: { id: true, name: true, email: true },
     }),
   posts: async (tx, after) => {
     const rows = await tx.post.findMany({
-      where: after ? { id: { gt: after } } : {},
-      orderBy: { id: "asc" },
-      take: CHUNK,
+      ...chunkAfter(after),
       select: {
         id: true,
         title: true,
@@ -59,9 +60,7 @@ const readers: Record<Kind, (tx: Tx, after: string | undefined) => Promise<{ id:
   },
   comments: async (tx, after) => {
     const rows = await tx.comment.findMany({
-      where: after ? { id: { gt: after } } : {},
-      orderBy: { id: "asc" },
-      take: CHUNK,
+      ...chunkAfter(after),
       select: {
         id: true,
         postId: true,
@@ -83,9 +82,7 @@ const readers: Record<Kind, (tx: Tx, after: string | undefined) => Promise<{ id:
   },
   changelogs: async (tx, after) => {
     const rows = await tx.changelog.findMany({
-      where: after ? { id: { gt: after } } : {},
-      orderBy: { id: "asc" },
-      take: CHUNK,
+      ...chunkAfter(after),
       select: {
         id: true,
         title: true,
