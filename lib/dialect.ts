@@ -14,15 +14,18 @@ export interface Dialect {
   readonly engine: Engine;
   /** Every term occurs in `alias."searchText"` as a literal substring, tested row by row. */
   contains(alias: string, terms: string[]): Prisma.Sql;
-  /** Every term occurs in `alias."searchText"`, found through the table's trigram index. */
-  search(table: SearchTable, alias: string, terms: string[]): Prisma.Sql;
+  /**
+   * Every term occurs in `alias."searchText"`, found through the table's trigram index.
+   * `filtered`: other conditions on indexed columns come with it, which may find fewer rows.
+   */
+  search(table: SearchTable, alias: string, terms: string[], filtered?: boolean): Prisma.Sql;
   /**
    * Whether searches need a plan chosen by hand (lib/posts/search-plan.ts): SQLite's planner
    * cannot see how many rows an FTS5 match gives, PostgreSQL's estimates pg_trgm matches.
    */
   readonly plansSearchByHand: boolean;
-  /** Counts the rows holding every term from the trigram index alone, where it answers exactly. */
-  countMatches(table: SearchTable, terms: string[]): Prisma.Sql | null;
+  /** A row for each row holding every term, from the trigram index alone where it answers exactly. */
+  matches(table: SearchTable, terms: string[]): Prisma.Sql | null;
   /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
   readonly fence: Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
@@ -74,7 +77,7 @@ const instr = containsWith("instr");
 export const sqlite: Dialect = {
   engine: "sqlite",
   contains: instr,
-  search(table, alias, terms) {
+  search(table, alias, terms, filtered = false) {
     // The index answers terms of three characters or more exactly; shorter ones are checked
     // row by row on what the index leaves (or on every row, if no term is long enough).
     const indexed = indexedTerms(terms);
@@ -82,17 +85,19 @@ export const sqlite: Dialect = {
     const conditions = short.length ? [instr(alias, short)] : [];
     if (indexed.length) {
       const fts = Prisma.raw(`"${table}Search"`);
-      conditions.unshift(
-        Prisma.sql`${Prisma.raw(`${alias}."seq"`)} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed)})`,
-      );
+      // With a filter, the unary + keeps SQLite from looking up every match by its rowid (a
+      // table read per match, seconds for a common word): it walks the filter's index instead,
+      // which holds the rowid, and tests each entry against the matches' list.
+      const seq = Prisma.raw(`${filtered ? "+" : ""}${alias}."seq"`);
+      conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed)})`);
     }
     return Prisma.join(conditions, " AND ");
   },
   plansSearchByHand: true,
-  countMatches(table, terms) {
+  matches(table, terms) {
     if (!terms.length || indexedTerms(terms).length < terms.length) return null;
     const fts = Prisma.raw(`"${table}Search"`);
-    return Prisma.sql`SELECT count(*) AS "total" FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms)}`;
+    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms)}`;
   },
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
   fence: Prisma.empty,
@@ -134,7 +139,7 @@ export const postgres: Dialect = {
     );
   },
   plansSearchByHand: false,
-  countMatches: () => null,
+  matches: () => null,
   // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
   // becoming a hash semi-join over every row it could match.
   fence: Prisma.raw(" OFFSET 0"),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Operation } from "./api/define-operation";
 import { type ErrorCode, errorStatus } from "./api/errors";
 import { operations } from "./api/operations";
+import { SEARCH_TOTAL_LIMIT } from "./totals";
 
 // The OpenAPI 3.1 document, built from the same zod schemas that validate requests and shape
 // responses, so it cannot drift from the code. Served at GET /api/v1/openapi.json.
@@ -21,9 +22,20 @@ const paginationRecord = z
   .object({
     page: z.number().int().min(1),
     limit: z.number().int().min(1).max(100),
-    total: z.number().int().min(0),
+    total: z.number().int().min(0).meta({
+      description: `Every matching record, except that a search counts at most ${SEARCH_TOTAL_LIMIT.toLocaleString("en")}: past that, total is ${SEARCH_TOTAL_LIMIT} and totalIsExact is false.`,
+    }),
     totalPages: z.number().int().min(0),
     hasNextPage: z.boolean(),
+    totalIsExact: z
+      .boolean()
+      .optional()
+      .meta({ description: "On the post and changelog lists: false when a search matched more records than total says." }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "On the post and changelog lists: pass as `cursor` for the page after this one; null on the last page." }),
   })
   .meta({ id: "Pagination" });
 

@@ -15,6 +15,26 @@ import { rowType } from "./rows";
 
 type Table = "Post" | "Changelog";
 
+/**
+ * A search counts its matches up to this many (contract §6): past it, the total is this
+ * number and not exact, as Elasticsearch's `track_total_hits` does. Rows and order stay exact
+ * on every page; only the count stops, because counting every match of a common word is the
+ * one part of a search whose cost grows with the table.
+ */
+export const SEARCH_TOTAL_LIMIT = 10_000;
+
+/** A count of the rows `select` gives, stopping one past the search limit. */
+export function boundedCount(select: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`SELECT count(*) AS "total" FROM (${select} LIMIT ${SEARCH_TOTAL_LIMIT + 1}) counted`;
+}
+
+/** A list's total as shown: a search's count is bounded, anything else's exact. */
+export function listTotal(count: number, search: boolean): { total: number; totalIsExact: boolean } {
+  return search && count > SEARCH_TOTAL_LIMIT
+    ? { total: SEARCH_TOTAL_LIMIT, totalIsExact: false }
+    : { total: count, totalIsExact: true };
+}
+
 const MAX_ENTRIES = 1000;
 const cache = new Map<string, { version: number; total: number }>();
 

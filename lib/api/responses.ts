@@ -33,23 +33,48 @@ export interface Pagination {
   total: number;
   totalPages: number;
   hasNextPage: boolean;
+  /** On lists whose search totals are bounded (lib/totals.ts): false when `total` is that bound. */
+  totalIsExact?: boolean;
+  /** On lists that take `cursor`: where the next page starts, or null on the last page. */
+  nextCursor?: string | null;
 }
 
-export function pagination(page: number, limit: number, total: number): Pagination {
+/** What a list that can bound its total and take a cursor knows of its page. */
+export interface ListPage {
+  total: number;
+  totalIsExact: boolean;
+  hasNextPage: boolean;
+  nextCursor: string | null;
+}
+
+export function pagination(page: number, limit: number, total: number, known?: ListPage): Pagination {
   const totalPages = Math.ceil(total / limit);
-  return { page, limit, total, totalPages, hasNextPage: page < totalPages };
+  if (!known) return { page, limit, total, totalPages, hasNextPage: page < totalPages };
+  const { totalIsExact, hasNextPage, nextCursor } = known;
+  return { page, limit, total, totalPages, hasNextPage, totalIsExact, nextCursor };
 }
 
-/** RFC 8288 Link header for a list, with every other query parameter kept as it was. */
+/**
+ * RFC 8288 Link header for a list, with every other query parameter kept as it was. A request
+ * by cursor gets `next` by cursor (and no `prev` or `last`: a cursor only goes forward); a
+ * bounded total has no known last page.
+ */
 export function linkHeader(url: URL, p: Pagination): string {
-  const link = (page: number, rel: string) => {
+  const link = (rel: string, set: Record<string, string>) => {
     const target = new URL(url);
-    target.searchParams.set("page", String(page));
+    target.searchParams.delete("cursor");
+    if (set.cursor) target.searchParams.delete("page");
+    for (const [name, value] of Object.entries(set)) target.searchParams.set(name, value);
     return `<${target.pathname}${target.search}>; rel="${rel}"`;
   };
-  const links = [link(1, "first")];
-  if (p.page > 1) links.push(link(Math.min(p.page - 1, Math.max(p.totalPages, 1)), "prev"));
-  if (p.hasNextPage) links.push(link(p.page + 1, "next"));
-  if (p.totalPages > 0) links.push(link(p.totalPages, "last"));
+  const page = (n: number) => ({ page: String(n) });
+  const links = [link("first", page(1))];
+  if (url.searchParams.get("cursor")?.trim()) {
+    if (p.nextCursor) links.push(link("next", { cursor: p.nextCursor }));
+    return links.join(", ");
+  }
+  if (p.page > 1) links.push(link("prev", page(Math.min(p.page - 1, Math.max(p.totalPages, 1)))));
+  if (p.hasNextPage) links.push(link("next", page(p.page + 1)));
+  if (p.totalPages > 0 && p.totalIsExact !== false) links.push(link("last", page(p.totalPages)));
   return links.join(", ");
 }

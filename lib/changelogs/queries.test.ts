@@ -10,6 +10,7 @@ import type { ListChangelogsQuery } from "./schemas";
 const query = (over: Partial<ListChangelogsQuery> = {}): ListChangelogsQuery => ({
   id: undefined,
   search: undefined,
+  cursor: undefined,
   status: undefined,
   labels: undefined,
   page: 1,
@@ -31,11 +32,11 @@ describe("changelog list SQL", () => {
     assert.equal(oneLine(where.sql), `WHERE ${EXISTS})`);
   });
 
-  it("searches through the FTS5 table on SQLite", () => {
+  it("searches through the FTS5 table on SQLite, walking the status index when filtered", () => {
     const where = changelogWhere(query({ status: "Published", search: "webhooks" }), dialects.sqlite);
     assert.equal(
       oneLine(where.sql),
-      `WHERE t."status" = ? AND t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`,
+      `WHERE t."status" = ? AND +t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`,
     );
     assert.deepEqual(where.values, ["Published", '"webhooks"']);
   });

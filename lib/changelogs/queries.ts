@@ -3,21 +3,31 @@ import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
-import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
+import { after, decodeCursor, encodeCursor, type SortOrder } from "../keyset";
+import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
 import type { ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
 // Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
 // (updatedAt for a Draft, publishedAt once Published), ties by id.
 const ORDER = `t."status" ASC, t."sortAt" DESC, t."id" DESC`;
+const SORT: SortOrder = {
+  name: "drafts-then-newest",
+  columns: [
+    { name: "status", kind: "text", descending: false },
+    { name: "sortAt", kind: "time", descending: true },
+    { name: "id", kind: "text", descending: true },
+  ],
+};
 
 const TIMES = { publishedAt: "time", createdAt: "time", updatedAt: "time" } as const;
 const changelogRow = rowType<ChangelogRow>(TIMES);
-const listedRow = rowType<ChangelogRow & VersionedRow>({ ...TIMES, dataVersion: "int" });
+type ListedRow = ChangelogRow & VersionedRow & { sortAt: Date };
+const listedRow = rowType<ListedRow>({ ...TIMES, sortAt: "time", dataVersion: "int" });
 const labelRow = rowType<{ changelogId: string; name: string }>({});
 
-export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [];
+export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect, start?: Prisma.Sql): Prisma.Sql {
+  const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.status) conditions.push(Prisma.sql`t."status" = ${query.status}`);
   if (query.labels) {
@@ -30,7 +40,7 @@ export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect)
     );
   }
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms));
+  if (terms.length) conditions.push(d.search("Changelog", "t", terms, conditions.length > 0));
   return where(conditions);
 }
 
@@ -52,24 +62,32 @@ const COLUMNS = Prisma.sql`t."id", t."title", t."content", t."status", t."publis
 
 export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
   return Prisma.sql`
-    SELECT ${COLUMNS}, ${dataVersionColumn("Changelog")}
+    SELECT ${COLUMNS}, t."sortAt", ${dataVersionColumn("Changelog")}
     FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 export async function listChangelogs(query: ListChangelogsQuery) {
   const where = changelogWhere(query);
-  // The page first: its rows carry the table's version, so a cached total costs no query.
-  const rows = await read(pageSql(where, query.limit, pageOffset(query.page, query.limit)), listedRow);
-  const total = await exactTotal(
+  const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
+  const offset = start ? 0 : pageOffset(query.page, query.limit);
+  // One row more than shown says whether a next page exists. The page first: its rows carry
+  // the table's version, so a cached total costs no query.
+  const rows = await read(pageSql(start ? changelogWhere(query, dialect, start) : where, query.limit + 1, offset), listedRow);
+  const shown = rows.slice(0, query.limit);
+  const last = shown.at(-1);
+  const search = searchTerms(query.search).length > 0;
+  const count = await exactTotal(
     "Changelog",
     where,
-    () => readCount(Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`),
+    () => readCount(search ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${where}`) : Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`),
     rows[0]?.dataVersion,
   );
-  const labels = await labelsOf(rows.map((r) => r.id));
+  const labels = await labelsOf(shown.map((r) => r.id));
   return {
-    changelogs: rows.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
-    total,
+    changelogs: shown.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
+    ...listTotal(count, search),
+    hasNextPage: rows.length > query.limit,
+    nextCursor: rows.length > query.limit && last ? encodeCursor(SORT, [last.status, last.sortAt, last.id]) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoDateTime } from "../dates";
 import { idsParam, listParam, pageParams, searchParam } from "../api/query";
+import { cursorParam } from "../keyset";
 
 export const CHANGELOG_STATUSES = ["Draft", "Published"] as const;
 export type ChangelogStatus = (typeof CHANGELOG_STATUSES)[number];
@@ -29,6 +30,7 @@ export const listChangelogsQuery = z.object({
     description: "Label names, comma-separated and/or repeated; a changelog matches if it has any of them.",
   }),
   ...pageParams,
+  cursor: cursorParam,
 });
 
 export type ListChangelogsQuery = z.output<typeof listChangelogsQuery>;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { countSql, orderOn, pageSql, postFilter, rowsSql } from "./queries";
+import { after } from "../keyset";
+import { countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
 import type { ListPostsQuery } from "./schemas";
 import { walkSql } from "./search-plan";
 
@@ -11,6 +12,7 @@ import { walkSql } from "./search-plan";
 const query = (over: Partial<ListPostsQuery> = {}): ListPostsQuery => ({
   id: undefined,
   search: undefined,
+  cursor: undefined,
   boardId: undefined,
   statusId: undefined,
   postedById: undefined,
@@ -33,9 +35,22 @@ for (const d of Object.values(dialects)) {
       assert.match(sql, /WHERE p\."id" = page\."id" ORDER BY p\."upvotes" DESC, p\."createdAt" DESC, p\."id" DESC$/);
     });
 
-    it("counts a filtered list on the table", () => {
+    it("counts a filtered search on the table, stopping one past the bound", () => {
       const filter = postFilter(query({ statusId: "s1", search: "dark mode" }), d);
-      assert.match(oneLine(countSql(filter, d).sql), /^SELECT count\(\*\) AS "total" FROM "Post" t WHERE t\."statusId" = \? AND /);
+      const sql = countSql(filter, d);
+      assert.match(oneLine(sql.sql), /^SELECT count\(\*\) AS "total" FROM \(SELECT 1 FROM "Post" t WHERE t\."statusId" = \? AND .* LIMIT \?\) counted$/);
+      assert.equal(sql.values.at(-1), 10_001);
+    });
+
+    it("counts a list without a search exactly", () => {
+      const sql = countSql(postFilter(query({ boardId: "b1" }), d), d);
+      assert.equal(oneLine(sql.sql), `SELECT count(*) AS "total" FROM "Post" t WHERE t."boardId" = ?`);
+    });
+
+    it("starts a page after a key with one row-value comparison that an index can seek", () => {
+      const filter = { ...postFilter(query({ boardId: "b1" }), d), start: after(POST_ORDERS.top, "t", [5, new Date(0), "p9"]) };
+      const sql = oneLine(pageSql(filter, "top", 21, 0, d).sql);
+      assert.match(sql, /WHERE t\."boardId" = \? AND \(t\."upvotes", t\."createdAt", t\."id"\) < \(\?,\?,\?\) ORDER BY/);
     });
   });
 }
@@ -58,10 +73,15 @@ describe("post search on SQLite", () => {
     assert.deepEqual(where.values, ['"dark"', "%_"]);
   });
 
+  it("with a filter, tests the filter index's entries against the matches instead of reading each match's row", () => {
+    const { where } = postFilter(query({ boardId: "b1", search: "dark" }), d);
+    assert.equal(oneLine(where.sql), `WHERE t."boardId" = ? AND +t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?)`);
+  });
+
   it("counts a search on its own from the index alone, when the index answers every term", () => {
     assert.equal(
       oneLine(countSql(postFilter(query({ search: "dark mode" }), d), d).sql),
-      `SELECT count(*) AS "total" FROM "PostSearch" WHERE "PostSearch" MATCH ?`,
+      `SELECT count(*) AS "total" FROM (SELECT 1 FROM "PostSearch" WHERE "PostSearch" MATCH ? LIMIT ?) counted`,
     );
     assert.match(countSql(postFilter(query({ search: "dark ab" }), d), d).sql, /FROM "Post" t WHERE/);
   });

@@ -3,17 +3,25 @@ import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
-import { dataVersionColumn, exactTotal, type VersionedRow } from "../totals";
+import { after, decodeCursor, encodeCursor, type SortKey, type SortOrder } from "../keyset";
+import { seekFor, stale } from "../positions";
+import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
 import { pageByWalking } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
 
-const ORDER = {
-  latest: { inner: `"createdAt" DESC, "id" DESC`, outer: `p."createdAt" DESC, p."id" DESC` },
-  top: { inner: `"upvotes" DESC, "createdAt" DESC, "id" DESC`, outer: `p."upvotes" DESC, p."createdAt" DESC, p."id" DESC` },
-} as const;
-
 type SortBy = ListPostsQuery["sortBy"];
+
+const CREATED = [
+  { name: "createdAt", kind: "time", descending: true },
+  { name: "id", kind: "text", descending: true },
+] as const;
+
+/** The sort orders, each served by an index on its columns (with or without a filter first). */
+export const POST_ORDERS: Record<SortBy, SortOrder> = {
+  latest: { name: "latest", columns: CREATED },
+  top: { name: "top", columns: [{ name: "upvotes", kind: "int", descending: true }, ...CREATED] },
+};
 
 const SELECT_POST = Prisma.sql`
   SELECT p."id", p."title", p."content", p."boardId", b."name" AS "boardName",
@@ -35,11 +43,13 @@ const postRow = rowType<PostRow & VersionedRow>({
 });
 
 export interface PostFilter {
-  /** The conditions other than search, on alias t. */
+  /** The filters other than search, on alias t. */
   plain: Prisma.Sql[];
   terms: string[];
-  /** The WHERE clause of both, on alias t. */
+  /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
+  /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
+  start?: Prisma.Sql;
 }
 
 export function postFilter(query: ListPostsQuery, d: Dialect = dialect): PostFilter {
@@ -49,16 +59,29 @@ export function postFilter(query: ListPostsQuery, d: Dialect = dialect): PostFil
   if (query.statusId) plain.push(Prisma.sql`t."statusId" = ${query.statusId}`);
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
-  return { plain, terms, where: where(terms.length ? [...plain, d.search("Post", "t", terms)] : plain) };
+  const search = terms.length ? [d.search("Post", "t", terms, plain.length > 0)] : [];
+  return { plain, terms, where: where([...plain, ...search]) };
 }
 
-/** The sort order's ORDER BY list on a given alias. */
-export const orderOn = (sortBy: SortBy) => (alias: string) => Prisma.raw(ORDER[sortBy].inner.replace(/"(\w+)"/g, `${alias}."$1"`));
+/** The filter's conditions and its start, for reading a page. */
+const pageWhere = (filter: PostFilter, d: Dialect) =>
+  where([
+    ...filter.plain,
+    ...(filter.start ? [filter.start] : []),
+    ...(filter.terms.length ? [d.search("Post", "t", filter.terms, filter.plain.length > 0)] : []),
+  ]);
 
-/** The count of a filter; a search on its own may be counted by the trigram index alone. */
+/** The sort order's ORDER BY list on a given alias. */
+export const orderOn = (sortBy: SortBy) => (alias: string) =>
+  Prisma.raw(POST_ORDERS[sortBy].columns.map((c) => `${alias}."${c.name}" DESC`).join(", "));
+
+/**
+ * The count of a filter, bounded for a search (lib/totals.ts); a search on its own may be
+ * counted by the trigram index alone.
+ */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
-  const fromIndex = filter.plain.length ? null : d.countMatches("Post", filter.terms);
-  return fromIndex ?? Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
+  if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
+  return boundedCount((!filter.plain.length && d.matches("Post", filter.terms)) || Prisma.sql`SELECT 1 FROM "Post" t ${filter.where}`);
 }
 
 /**
@@ -66,8 +89,8 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
  * identified by "id", which every sort index holds, so both engines read it from the index
  * alone (PostgreSQL's indexes do not hold "seq", SQLite's hold it as the rowid).
  */
-export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number): Prisma.Sql {
-  return Prisma.sql`SELECT t."id" FROM "Post" t ${filter.where} ORDER BY ${orderOn(sortBy)("t")} LIMIT ${limit} OFFSET ${offset}`;
+export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number, d: Dialect = dialect): Prisma.Sql {
+  return Prisma.sql`SELECT t."id" FROM "Post" t ${pageWhere(filter, d)} ORDER BY ${orderOn(sortBy)("t")} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /**
@@ -81,20 +104,62 @@ export function rowsSql(page: Prisma.Sql, sortBy: SortBy): Prisma.Sql {
     CROSS JOIN "Post" p
     ${JOINS}
     WHERE p."id" = page."id"
-    ORDER BY ${Prisma.raw(ORDER[sortBy].outer)}`;
+    ORDER BY ${orderOn(sortBy)("p")}`;
+}
+
+type Row = PostRow & VersionedRow;
+
+/**
+ * The page's rows, one more than asked when there are more after it. A deep page without a
+ * search seeks to a remembered position (lib/positions.ts) instead of stepping over every row
+ * before it; if the positions turn out older than the rows, the page is read again with OFFSET.
+ */
+async function pageRows(query: ListPostsQuery, filter: PostFilter): Promise<Row[]> {
+  const order = POST_ORDERS[query.sortBy];
+  const limit = query.limit + 1;
+  const rowsOf = (page: Prisma.Sql) => read(rowsSql(page, query.sortBy), postRow);
+  if (query.cursor) {
+    filter.start = after(order, "t", decodeCursor(order, query.cursor));
+    return readPage(filter, query.sortBy, limit, 0, rowsOf);
+  }
+  const offset = pageOffset(query.page, query.limit);
+  const seek = filter.terms.length ? null : seekFor("Post", filter.where, order, "t", offset);
+  if (seek) {
+    const rows = await readPage({ ...filter, start: seek.start }, query.sortBy, limit, seek.offset, rowsOf);
+    if (rows[0] && rows[0].dataVersion === seek.version) return rows;
+    stale("Post", filter.where, order);
+  }
+  return readPage(filter, query.sortBy, limit, offset, rowsOf);
+}
+
+async function readPage(
+  filter: PostFilter,
+  sortBy: SortBy,
+  limit: number,
+  offset: number,
+  rowsOf: (page: Prisma.Sql) => Promise<Row[]>,
+): Promise<Row[]> {
+  const walk = { filter, order: orderOn(sortBy), limit, offset };
+  return (await pageByWalking(walk, dialect, rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
 }
 
 export async function listPosts(query: ListPostsQuery) {
   const filter = postFilter(query);
-  const offset = pageOffset(query.page, query.limit);
-  const rowsOf = (page: Prisma.Sql) => read(rowsSql(page, query.sortBy), postRow);
   // The page first: its rows carry the table's version, so a cached total costs no query.
-  const walk = { filter, order: orderOn(query.sortBy), limit: query.limit, offset };
-  const rows =
-    (await pageByWalking(walk, dialect, rowsOf)) ?? (await rowsOf(pageSql(filter, query.sortBy, query.limit, offset)));
-  const total = await exactTotal("Post", filter.where, () => readCount(countSql(filter)), rows[0]?.dataVersion);
-  return { posts: rows.map(serializePost), total };
+  const rows = await pageRows(query, filter);
+  const shown = rows.slice(0, query.limit);
+  const last = shown.at(-1);
+  const count = await exactTotal("Post", filter.where, () => readCount(countSql(filter)), rows[0]?.dataVersion);
+  return {
+    posts: shown.map(serializePost),
+    ...listTotal(count, filter.terms.length > 0),
+    hasNextPage: rows.length > query.limit,
+    nextCursor: rows.length > query.limit && last ? encodeCursor(POST_ORDERS[query.sortBy], keyOf(query.sortBy, last)) : null,
+  };
 }
+
+const keyOf = (sortBy: SortBy, row: PostRow): SortKey =>
+  sortBy === "top" ? [row.upvotes, row.createdAt, row.id] : [row.createdAt, row.id];
 
 export async function getPost(id: string) {
   const rows = await read(Prisma.sql`${SELECT_POST} FROM "Post" p ${JOINS} WHERE p."id" = ${id}`, postRow);

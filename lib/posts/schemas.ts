@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoDateTime } from "../dates";
 import { filterParam, idsParam, pageParams, searchParam } from "../api/query";
+import { cursorParam } from "../keyset";
 
 export const POST_SORTS = ["latest", "top"] as const;
 
@@ -18,6 +19,7 @@ export const listPostsQuery = z.object({
     .transform((v) => v ?? "latest")
     .meta({ description: "latest: newest first. top: most upvoted first.", default: "latest" }),
   ...pageParams,
+  cursor: cursorParam,
 });
 
 export type ListPostsQuery = z.output<typeof listPostsQuery>;

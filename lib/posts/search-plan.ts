@@ -29,7 +29,7 @@ export function walkSql({ filter, order, limit, offset }: Walk, d: Dialect): Pri
   if ((offset + limit) * WALK_FACTOR > WALK_LIMIT * 10) return null;
   const cap = Math.min(WALK_LIMIT, (offset + limit) * WALK_FACTOR);
   return Prisma.sql`SELECT w."id" FROM (
-        SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t ${where(filter.plain)}
+        SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t ${where(filter.start ? [...filter.plain, filter.start] : filter.plain)}
         ORDER BY ${order("t")} LIMIT ${cap}) w
       WHERE ${d.contains("w", filter.terms)}
       ORDER BY ${order("w")} LIMIT ${limit} OFFSET ${offset}`;

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApi(listChangelogsOperation, async ({ query }) => {
-    const { changelogs, total } = await listChangelogs(query);
-    return { list: changelogs, pagination: pagination(query.page, query.limit, total) };
+    const { changelogs, ...page } = await listChangelogs(query);
+    return { list: changelogs, pagination: pagination(query.page, query.limit, page.total, page) };
   }),
 });

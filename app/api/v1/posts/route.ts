@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApi(listPostsOperation, async ({ query }) => {
-    const { posts, total } = await listPosts(query);
-    return { list: posts, pagination: pagination(query.page, query.limit, total) };
+    const { posts, ...page } = await listPosts(query);
+    return { list: posts, pagination: pagination(query.page, query.limit, page.total, page) };
   }),
 });
