@@ -82,5 +82,5 @@ export const cursorParam = z
   .transform((v) => v?.trim() || undefined)
   .meta({
     description:
-      "Continue after the last row of an earlier page: the `nextCursor` of its `pagination`. When given, `page` is ignored; every page then costs the same, however deep.",
+      "Start after the last row of an earlier page: the `nextCursor` of its `pagination` (the `next` Link carries it). The rows then follow the cursor, and `page` only numbers the answer; every page costs the same, however deep.",
   });

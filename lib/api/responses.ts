@@ -55,26 +55,21 @@ export function pagination(page: number, limit: number, total: number, known?: L
 }
 
 /**
- * RFC 8288 Link header for a list, with every other query parameter kept as it was. A request
- * by cursor gets `next` by cursor (and no `prev` or `last`: a cursor only goes forward); a
- * bounded total has no known last page.
+ * RFC 8288 Link header for a list, with every other query parameter kept as it was. On a list
+ * that gives cursors, `next` carries one beside the page number, so a client that follows it
+ * pays the same for every page; a bounded total has no known last page.
  */
 export function linkHeader(url: URL, p: Pagination): string {
-  const link = (rel: string, set: Record<string, string>) => {
+  const link = (rel: string, page: number, cursor?: string | null) => {
     const target = new URL(url);
-    target.searchParams.delete("cursor");
-    if (set.cursor) target.searchParams.delete("page");
-    for (const [name, value] of Object.entries(set)) target.searchParams.set(name, value);
+    target.searchParams.set("page", String(page));
+    if (cursor) target.searchParams.set("cursor", cursor);
+    else target.searchParams.delete("cursor");
     return `<${target.pathname}${target.search}>; rel="${rel}"`;
   };
-  const page = (n: number) => ({ page: String(n) });
-  const links = [link("first", page(1))];
-  if (url.searchParams.get("cursor")?.trim()) {
-    if (p.nextCursor) links.push(link("next", { cursor: p.nextCursor }));
-    return links.join(", ");
-  }
-  if (p.page > 1) links.push(link("prev", page(Math.min(p.page - 1, Math.max(p.totalPages, 1)))));
-  if (p.hasNextPage) links.push(link("next", page(p.page + 1)));
-  if (p.totalPages > 0 && p.totalIsExact !== false) links.push(link("last", page(p.totalPages)));
+  const links = [link("first", 1)];
+  if (p.page > 1) links.push(link("prev", Math.min(p.page - 1, Math.max(p.totalPages, 1))));
+  if (p.hasNextPage) links.push(link("next", p.page + 1, p.nextCursor));
+  if (p.totalPages > 0 && p.totalIsExact !== false) links.push(link("last", p.totalPages));
   return links.join(", ");
 }

@@ -43,7 +43,7 @@ describe("the OpenAPI document", () => {
       assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
     }
     const params = doc.paths["/posts"].get.parameters.map((p: { name: string }) => p.name);
-    assert.deepEqual(params.sort(), ["boardId", "id", "limit", "page", "postedById", "search", "sortBy", "statusId"]);
+    assert.deepEqual(params.sort(), ["boardId", "cursor", "id", "limit", "page", "postedById", "search", "sortBy", "statusId"]);
   });
 
   const cases: [string, string, string, RequestInit?][] = [

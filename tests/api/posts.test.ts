@@ -26,7 +26,9 @@ describe("GET /api/v1/posts", () => {
     assert.equal(headers.get("content-type"), "application/json; charset=utf-8");
     assert.ok(headers.get("x-request-id"));
     assert.deepEqual(ids(body), latestOrder().slice(0, 10));
-    assert.deepEqual(body.pagination, { page: 1, limit: 10, total: 26, totalPages: 3, hasNextPage: true });
+    const { nextCursor, ...rest } = body.pagination;
+    assert.deepEqual(rest, { page: 1, limit: 10, total: 26, totalPages: 3, hasNextPage: true, totalIsExact: true });
+    assert.equal(typeof nextCursor, "string");
   });
 
   it("serializes a post exactly as the contract shows", async () => {
@@ -80,7 +82,10 @@ describe("GET /api/v1/posts", () => {
       assert.match(link, /rel="last"/);
       assert.equal(/rel="prev"/.test(link), page > 1);
       assert.equal(/rel="next"/.test(link), page < 6);
-      if (page < 6) assert.match(link, new RegExp(`page=${page + 1}&sortBy=top>; rel="next"`));
+      if (page < 6) {
+        const next = `page=${page + 1}&sortBy=top&cursor=${body.pagination.nextCursor}>; rel="next"`;
+        assert.ok(link.includes(next), `next carries the page and the cursor: ${link}`);
+      }
       assert.ok(link.includes("sortBy=top"), "links keep the other parameters");
       seen.push(...ids(body));
     }
@@ -91,7 +96,15 @@ describe("GET /api/v1/posts", () => {
     const { status, body } = await app.json("/api/v1/posts?page=99");
     assert.equal(status, 200);
     assert.deepEqual(body.data, []);
-    assert.deepEqual(body.pagination, { page: 99, limit: 10, total: 26, totalPages: 3, hasNextPage: false });
+    assert.deepEqual(body.pagination, {
+      page: 99,
+      limit: 10,
+      total: 26,
+      totalPages: 3,
+      hasNextPage: false,
+      totalIsExact: true,
+      nextCursor: null,
+    });
   });
 
   it("filters by board, status and author, combined with AND", async () => {

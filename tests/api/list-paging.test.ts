@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startApp, type TestApp } from "../support/app";
+import { sql } from "../support/sql";
+
+// Bounded search totals, cursors and deep pages (contract §6), on 12,000 seeded posts: enough
+// for a search past the 10,000 bound and for pages past the remembered positions' spacing. The
+// expected rows come from plain SQL on the same database, an oracle that shares no code with
+// the app's queries.
+
+const POSTS = 12_000;
+let app: TestApp;
+
+before(async () => {
+  app = await startApp();
+  const seeded = await app.cli(["seed", "--posts", String(POSTS)]);
+  assert.equal(seeded.code, 0, seeded.stderr);
+});
+after(async () => {
+  await app?.stop();
+});
+
+interface Page {
+  data: { id: string }[];
+  pagination: {
+    page: number;
+    total: number;
+    totalPages: number;
+    hasNextPage: boolean;
+    totalIsExact: boolean;
+    nextCursor: string | null;
+  };
+}
+
+const ids = (body: Page) => body.data.map((p) => p.id);
+
+const ORDER = {
+  latest: `"createdAt" DESC, "id" DESC`,
+  top: `"upvotes" DESC, "createdAt" DESC, "id" DESC`,
+} as const;
+
+/** Every post id in an order, filtered by plain SQL (searchText holds folded text). */
+async function oracle(order: keyof typeof ORDER, where = "1 = 1", params: unknown[] = []): Promise<string[]> {
+  const rows = await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "Post" WHERE ${where} ORDER BY ${ORDER[order]}`, params);
+  return rows.map((r) => r.id);
+}
+
+async function get(path: string): Promise<{ body: Page; link: string }> {
+  const { status, body, headers } = await app.json<Page>(path);
+  assert.equal(status, 200, JSON.stringify(body));
+  return { body, link: headers.get("link") ?? "" };
+}
+
+describe("bounded search totals", () => {
+  it("counts a search up to 10,000 and says when there are more, keeping every page exact", async () => {
+    const expected = await oracle("latest", `"searchText" LIKE ?`, ["%the%"]);
+    assert.ok(expected.length > 10_000, `the seed should give more than 10,000 matches, gave ${expected.length}`);
+    const first = await get("/api/v1/posts?search=the&limit=20");
+    assert.deepEqual(ids(first.body), expected.slice(0, 20));
+    assert.equal(first.body.pagination.total, 10_000);
+    assert.equal(first.body.pagination.totalIsExact, false);
+    assert.equal(first.body.pagination.totalPages, 500);
+    assert.equal(first.body.pagination.hasNextPage, true);
+    assert.doesNotMatch(first.link, /rel="last"/, "a bounded total has no known last page");
+
+    // Past the bound the rows go on, and the true last page says so.
+    const past = await get("/api/v1/posts?search=the&limit=20&page=501");
+    assert.deepEqual(ids(past.body), expected.slice(10_000, 10_020));
+    assert.equal(past.body.pagination.hasNextPage, expected.length > 10_020);
+    const lastPage = Math.ceil(expected.length / 100);
+    const end = await get(`/api/v1/posts?search=the&limit=100&page=${lastPage}`);
+    assert.deepEqual(ids(end.body), expected.slice((lastPage - 1) * 100));
+    assert.equal(end.body.pagination.hasNextPage, false);
+  });
+
+  it("is exact below the bound, with a filter and without", async () => {
+    const expected = await oracle("top", `"searchText" LIKE ? AND "boardId" = ?`, ["%okta%", "demo_board_2"]);
+    assert.ok(expected.length > 0 && expected.length < 10_000);
+    const { body, link } = await get("/api/v1/posts?search=OKTA&boardId=demo_board_2&sortBy=top&limit=100");
+    assert.deepEqual(ids(body), expected.slice(0, 100));
+    assert.equal(body.pagination.total, expected.length);
+    assert.equal(body.pagination.totalIsExact, true);
+    assert.match(link, /rel="last"/);
+
+    const all = await get("/api/v1/posts?limit=1");
+    assert.deepEqual([all.body.pagination.total, all.body.pagination.totalIsExact], [POSTS, true], "no search, no bound");
+  });
+});
+
+describe("cursors", () => {
+  it("walk a whole filtered list, page after page, to exactly the rows pages give", async () => {
+    const expected = await oracle("top", `"boardId" = ? AND "statusId" = ?`, ["demo_board_3", "demo_status_2"]);
+    assert.ok(expected.length > 250, "the walk should take several pages");
+    const seen: string[] = [];
+    let path = "/api/v1/posts?boardId=demo_board_3&statusId=demo_status_2&sortBy=top&limit=100";
+    for (let pages = 0; pages < 50; pages++) {
+      const { body, link } = await get(path);
+      seen.push(...ids(body));
+      assert.equal(body.pagination.total, expected.length);
+      if (!body.pagination.nextCursor) {
+        assert.equal(body.pagination.hasNextPage, false);
+        assert.doesNotMatch(link, /rel="next"/);
+        break;
+      }
+      // The Link header's next page carries the cursor, and every other parameter.
+      const next = /<([^>]+)>; rel="next"/.exec(link)?.[1];
+      assert.ok(next, link);
+      const target = new URL(next, app.url);
+      assert.equal(target.searchParams.get("cursor"), body.pagination.nextCursor);
+      assert.equal(target.searchParams.get("boardId"), "demo_board_3");
+      path = `${target.pathname}${target.search}`;
+    }
+    assert.deepEqual(seen, expected);
+  });
+
+  it("continue a search past its bounded total", async () => {
+    const expected = await oracle("latest", `"searchText" LIKE ?`, ["%the%"]);
+    const seen: string[] = [];
+    let cursor: string | null = "";
+    while (cursor !== null) {
+      const { body } = await get(`/api/v1/posts?search=the&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+      seen.push(...ids(body));
+      cursor = body.pagination.nextCursor;
+    }
+    assert.deepEqual(seen, expected);
+  });
+
+  it("walk the changelogs, whose order mixes directions (drafts first, newest first)", async () => {
+    const expected = (
+      await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "Changelog" ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`)
+    ).map((r) => r.id);
+    const seen: string[] = [];
+    let cursor: string | null = "";
+    while (cursor !== null) {
+      const { body } = await get(`/api/v1/changelogs?limit=45${cursor ? `&cursor=${cursor}` : ""}`);
+      seen.push(...ids(body));
+      cursor = body.pagination.nextCursor;
+    }
+    assert.deepEqual(seen, expected);
+  });
+
+  it("refuse a cursor of another order or one the API did not give, naming the parameter", async () => {
+    const { body } = await get("/api/v1/posts?limit=5");
+    const latestCursor = body.pagination.nextCursor;
+    assert.ok(latestCursor);
+    for (const path of [
+      `/api/v1/posts?sortBy=top&cursor=${latestCursor}`,
+      "/api/v1/posts?cursor=not-a-cursor",
+      `/api/v1/changelogs?cursor=${latestCursor}`,
+      `/api/v1/posts?cursor=${Buffer.from('{"o":"latest","k":["soon","x"]}').toString("base64url")}`,
+    ]) {
+      const refused = await app.json(path);
+      assert.equal(refused.status, 400, path);
+      assert.equal(refused.body.error.code, "invalid_request");
+      assert.equal(refused.body.error.details[0].field, "cursor");
+    }
+  });
+});
+
+describe("deep pages", () => {
+  it("give exactly the rows OFFSET would, before and after positions are remembered, and after the order changes", async () => {
+    const check = async (order: keyof typeof ORDER, filter: string, where: string, params: unknown[]) => {
+      const expected = await oracle(order, where, params);
+      for (const page of [60, 111, Math.ceil(expected.length / 20)]) {
+        const { body } = await get(`/api/v1/posts?sortBy=${order}&limit=20&page=${page}${filter}`);
+        assert.deepEqual(ids(body), expected.slice((page - 1) * 20, page * 20), `${order}${filter} page ${page}`);
+      }
+    };
+    // The first deep request starts remembering positions in the background; ask until they
+    // are used (the answers must be right either way).
+    for (let round = 0; round < 5; round++) {
+      await check("latest", "", "1 = 1", []);
+      await check("top", "&boardId=demo_board_1", `"boardId" = ?`, ["demo_board_1"]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // A change to a sort column moves the data version: remembered positions are not used
+    // for it, and the pages stay exact.
+    const [moved] = await oracle("top", `"boardId" = ?`, ["demo_board_1"]).then((all) => all.slice(-1));
+    await sql(app.databaseUrl, `UPDATE "Post" SET "upvotes" = 100000 WHERE "id" = ?`, [moved]);
+    const expected = await oracle("top", `"boardId" = ?`, ["demo_board_1"]);
+    assert.equal(expected[0], moved);
+    const { body } = await get("/api/v1/posts?sortBy=top&limit=20&page=111&boardId=demo_board_1");
+    assert.deepEqual(ids(body), expected.slice(2200, 2220));
+  });
+});
