@@ -47,7 +47,9 @@ export function ListResults<T>({ query, noun, page, limit, filtered, filterHint,
             </button>
           }
         >
-          These filters match {data.pagination.total} {noun.many}, on {data.pagination.totalPages} pages.
+          These filters match {data.pagination.total}
+          {data.pagination.totalIsExact === false ? " or more" : ""} {noun.many}, on {data.pagination.totalPages}
+          {data.pagination.totalIsExact === false ? " or more" : ""} pages.
         </EmptyState>
       );
     }

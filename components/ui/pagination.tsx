@@ -15,6 +15,8 @@ interface Props {
 export function Pager({ pagination, noun, onPage, onLimit }: Props) {
   const id = useId();
   const { page, totalPages, total, limit } = pagination;
+  // A search's total stops at a bound (totalIsExact false): there are more, and more pages.
+  const more = pagination.totalIsExact === false ? "+" : "";
   return (
     <nav className="pager" aria-label="Pagination">
       <div className="pager-size">
@@ -33,8 +35,9 @@ export function Pager({ pagination, noun, onPage, onLimit }: Props) {
         </select>
       </div>
       <p className="subtle" aria-live="polite" style={{ margin: 0 }}>
-        Page {formatCount(page)} of {formatCount(Math.max(totalPages, 1))} · {formatCount(total)}{" "}
-        {total === 1 ? noun.one : noun.many}
+        Page {formatCount(page)} of {formatCount(Math.max(totalPages, 1))}
+        {more} · {formatCount(total)}
+        {more} {total === 1 ? noun.one : noun.many}
       </p>
       <div className="pager-buttons">
         <button type="button" className="button" onClick={() => onPage(page - 1)} disabled={page <= 1}>
