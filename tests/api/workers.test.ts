@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startApp, type TestApp } from "../support/app";
+import { freePort, startApp, type TestApp } from "../support/app";
 
 // WEB_CONCURRENCY=2: a primary and two workers behind one port. Which process served a
 // request is read from the operating system, not from anything the server tells a client:
@@ -90,14 +92,24 @@ async function requestOnOwnConnection(app: TestApp, pathname: string, headers: R
   }
 }
 
-async function eventually<T>(app: TestApp, what: string, attempt: () => T | undefined | Promise<T | undefined>): Promise<T> {
+/** A process's state line from /proc (running, sleeping, zombie…), for failure messages. */
+function stateOf(pid: number): string {
+  try {
+    return /^State:\s*(.*)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "unknown";
+  } catch {
+    return "gone";
+  }
+}
+
+async function eventually<T>(app: TestApp, what: string | (() => string), attempt: () => T | undefined | Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const value = await attempt();
     if (value !== undefined) return value;
     await sleep(100);
   }
-  throw new Error(`timed out waiting for ${what}; the server's last output:\n${app.output().slice(-4000)}`);
+  const described = typeof what === "string" ? what : what();
+  throw new Error(`timed out waiting for ${described}; the server's last output:\n${app.output().slice(-4000)}`);
 }
 
 /** The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. */
@@ -158,7 +170,7 @@ describe("WEB_CONCURRENCY=2", () => {
     const [victim, survivor] = workers;
     assert.ok(victim && survivor);
     process.kill(victim, "SIGKILL");
-    const restart = await eventually(app, "the primary to log the dead worker", () =>
+    const restart = await eventually(app, () => `the primary to log the dead worker (${victim}: ${stateOf(victim)})`, () =>
       logLines(app, "A worker exited unexpectedly; starting another").find((line) => line.pid === victim),
     );
     assert.equal(restart.signal, "SIGKILL");
@@ -190,5 +202,39 @@ describe("WEB_CONCURRENCY=2", () => {
     assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms`);
     for (const pid of workers) assert.ok(!fs.existsSync(`/proc/${pid}`), `worker ${pid} has exited`);
     assert.equal(logLines(app, "A worker exited unexpectedly; starting another").length, 1, "no worker is restarted while stopping");
+  });
+});
+
+/** Runs server.ts until it exits by itself (at most 60 s), for starts that must fail. */
+async function serverExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", HOSTNAME: "127.0.0.1", PORT: String(await freePort()), LOG_FORMAT: "json", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+describe("WEB_CONCURRENCY at start", () => {
+  for (const value of ["0", "two", "1.5"]) {
+    it(`refuses WEB_CONCURRENCY=${value} with a message naming it`, async () => {
+      const { code, output } = await serverExit({ WEB_CONCURRENCY: value });
+      assert.equal(code, 1);
+      assert.match(output, /Invalid environment: WEB_CONCURRENCY: must be/);
+    });
+  }
+
+  it("stops, exit code 1, when no worker can start, instead of starting them again forever", async () => {
+    const { code, output } = await serverExit({ WEB_CONCURRENCY: "2", NEXT_DIST_DIR: ".next-missing-for-workers-test" });
+    assert.equal(code, 1, output);
+    assert.match(output, /A worker exited before the server could start; stopping/);
+    assert.doesNotMatch(output, /starting another/);
   });
 });
