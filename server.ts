@@ -2,12 +2,15 @@
 // requests before any route runs (an unknown method, an over-long URL, a trailing slash), in
 // text or HTML; under /api/v1 every answer must be the API's JSON, so those requests are
 // shaped here into ones the routes answer themselves. It also hands the routes the client's
-// address, which the App Router does not expose.
+// address, which the App Router does not expose. With WEB_CONCURRENCY > 1 this process becomes
+// the primary of that many workers (node:cluster), each serving as the single process does.
+import cluster, { type Worker } from "node:cluster";
 import http from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
-import next from "next";
-import { env } from "./lib/env";
+import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { type Env, env } from "./lib/env";
+import { log } from "./lib/log";
 import { CLIENT_IP_HEADER, clientAddress, FORWARDED_METHOD_HEADER } from "./lib/api/client";
 
 const root = import.meta.dirname;
@@ -18,6 +21,15 @@ const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 const MAX_URL_BYTES = 8 * 1024;
 /** Node's limit on the request line and headers together; over it Node gives up on parsing. */
 const MAX_HEADER_BYTES = 32 * 1024;
+/** A worker gives open connections this long to finish after SIGTERM, then exits anyway. */
+const DRAIN_MS = 5_000;
+/** The primary's deadline for all workers to have exited after SIGTERM; then it kills them. */
+const SHUTDOWN_DEADLINE_MS = DRAIN_MS + 3_000;
+/** A worker that dies is replaced after this, doubling while replacements keep dying. */
+const RESTART_DELAY_MS = 250;
+const RESTART_DELAY_MAX_MS = 10_000;
+/** A worker that served this long before dying resets the back-off. */
+const STEADY_MS = 30_000;
 
 function rawJson(status: number, code: string, message: string): string {
   const body = JSON.stringify({ error: { code, message } });
@@ -83,8 +95,9 @@ function prepareApiRequest(req: http.IncomingMessage, res: http.ServerResponse):
   return true;
 }
 
-async function main(): Promise<void> {
-  const config = env();
+/** Serves HTTP through Next.js: the whole server with one process, or one worker of several. */
+async function serve(config: Env): Promise<void> {
+  const { default: next } = await import("next");
   const app = next({ dev: false, dir: root, hostname: config.HOSTNAME, port: config.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -103,19 +116,94 @@ async function main(): Promise<void> {
   });
   server.on("clientError", onClientError);
   server.listen(config.PORT, config.HOSTNAME, () => {
-    process.stderr.write(`Listening on http://${config.HOSTNAME}:${config.PORT} (${path.relative(process.cwd(), root) || "."})\n`);
+    // A worker's primary says it once for all of them.
+    if (cluster.isPrimary) process.stderr.write(`Listening on ${listeningOn(config)}\n`);
   });
 
   // Finish the requests under way, then exit; the instrumentation hook closes the database
   // pool alongside. Connections a client keeps alive would hold the process open, so idle ones
-  // are closed now and the rest get five seconds.
+  // are closed now and the rest get DRAIN_MS. Once: a worker hears Ctrl-C from the terminal
+  // and SIGTERM from its primary, and a second server.close() would exit at once.
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
+    setTimeout(() => process.exit(0), DRAIN_MS).unref();
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+}
+
+function listeningOn(config: Env): string {
+  return `http://${config.HOSTNAME}:${config.PORT} (${path.relative(process.cwd(), root) || "."})`;
+}
+
+/**
+ * The primary of WEB_CONCURRENCY workers: it never loads Next.js. Workers share the listening
+ * socket (the primary hands connections out in turn), so one that dies takes only its own
+ * connections with it; the primary starts another. It also keeps the rate-limit counters when
+ * they live in memory, so the workers count together.
+ */
+function supervise(config: Env): void {
+  new RateLimiterClusterMaster();
+  const workers = new Map<Worker, number>();
+  let listening = 0;
+  let failures = 0;
+  let stopping = false;
+
+  const fork = () => workers.set(cluster.fork(), Date.now());
+
+  const shutdown = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (workers.size === 0) process.exit(code);
+    for (const worker of workers.keys()) worker.process.kill("SIGTERM");
+    setTimeout(() => {
+      const pids = [...workers.keys()].map((worker) => worker.process.pid);
+      log("warn", "Workers still running at the shutdown deadline; killing them", { pids });
+      for (const worker of workers.keys()) worker.process.kill("SIGKILL");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    cluster.on("exit", () => {
+      if (workers.size === 0) process.exit(code);
+    });
+  };
+
+  cluster.on("listening", () => {
+    listening++;
+    if (listening === config.WEB_CONCURRENCY) process.stderr.write(`Listening on ${listeningOn(config)} with ${listening} workers\n`);
+  });
+
+  cluster.on("exit", (worker, code, signal) => {
+    const startedAt = workers.get(worker) ?? Date.now();
+    workers.delete(worker);
+    if (stopping) return;
+    const pid = worker.process.pid;
+    if (listening === 0) {
+      // Not one worker has started: the single process would have exited here, and so do we.
+      log("error", "A worker exited before the server could start; stopping", { pid, code, signal });
+      shutdown(1);
+      return;
+    }
+    failures = Date.now() - startedAt >= STEADY_MS ? 0 : failures + 1;
+    const restartInMs = Math.min(RESTART_DELAY_MS * 2 ** failures, RESTART_DELAY_MAX_MS);
+    log("warn", "A worker exited unexpectedly; starting another", { pid, code, signal, restartInMs });
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, restartInMs);
+  });
+
+  process.once("SIGTERM", () => shutdown(0));
+  process.once("SIGINT", () => shutdown(0));
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
+}
+
+async function main(): Promise<void> {
+  const config = env();
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) supervise(config);
+  else await serve(config);
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -17,6 +18,14 @@ const schema = z.object({
     }),
   PORT: integer(3000, 1, 65535),
   HOSTNAME: z.string().default("0.0.0.0"),
+  // Processes serving HTTP: 1 is server.ts alone; more forks that many workers (node:cluster)
+  // that share PORT, so the service uses more than one core.
+  WEB_CONCURRENCY: z.coerce
+    .number({ error: "must be a whole number of processes, 1 or more" })
+    .int({ error: "must be a whole number of processes, 1 or more" })
+    .min(1, { error: "must be 1 or more (1 is a single process)" })
+    .max(512, { error: "must be at most 512" })
+    .default(1),
   // PostgreSQL pool: connections per process and how long to wait for one / for a statement.
   DATABASE_POOL_SIZE: integer(10, 1, 200),
   DATABASE_CONNECT_TIMEOUT_MS: integer(5000, 100, 120_000),
@@ -24,8 +33,9 @@ const schema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: integer(15_000, 100, 600_000),
   // How long a write waits for a lock someone else holds before giving up (503 in the API).
   DATABASE_LOCK_TIMEOUT_MS: integer(5000, 0, 120_000),
-  // SQLite: worker threads that run reads off the event loop, each with its own connection.
-  SQLITE_READ_WORKERS: integer(2, 1, 64),
+  // SQLite: worker threads per process that run reads off the event loop, each with its own
+  // connection. Unset, it depends on WEB_CONCURRENCY (see readWorkersFor).
+  SQLITE_READ_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   // Requests per minute a single API key may make; 0 turns the limit off.
   RATE_LIMIT_PER_MINUTE: integer(6000, 0, 10_000_000),
   // Requests per minute one client address may make before authentication (unknown or missing
@@ -47,13 +57,27 @@ const schema = z.object({
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
 });
 
-export type Env = z.infer<typeof schema>;
+/**
+ * Two read threads in one process; with several processes, two each only while that leaves a
+ * core per thread, else one, so WEB_CONCURRENCY processes and their readers do not outnumber
+ * the cores several times over.
+ */
+function readWorkersFor(processes: number): number {
+  return processes === 1 || processes * 2 <= os.availableParallelism() ? 2 : 1;
+}
+
+const withDefaults = schema.transform((config) => ({
+  ...config,
+  SQLITE_READ_WORKERS: config.SQLITE_READ_WORKERS ?? readWorkersFor(config.WEB_CONCURRENCY),
+}));
+
+export type Env = z.infer<typeof withDefaults>;
 
 let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  const parsed = withDefaults.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid environment: ${problems}`);

@@ -1,7 +1,9 @@
+import cluster from "node:cluster";
 import { Redis } from "ioredis";
 import pg from "pg";
 import {
   type RateLimiterAbstract,
+  RateLimiterCluster,
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
@@ -15,9 +17,9 @@ import { ApiError } from "./errors";
 // per client address for everything that is not (no key, a wrong or revoked key, a failed
 // sign-in), so guessing keys and flooding the logs are limited too. Counters live where every
 // process of the service can see them: Redis when REDIS_URL is set, else the database on
-// PostgreSQL, else this process's memory (SQLite serves from one process). If the shared
-// store fails, this process's memory stands in (the insurance limiter) rather than failing
-// the request.
+// PostgreSQL, else memory: this process's, or, when server.ts runs WEB_CONCURRENCY workers,
+// the primary's, which every worker asks over IPC. If the shared store fails, memory stands in
+// (the insurance limiter) rather than failing the request.
 
 export type LimitSubject = { kind: "key"; id: string } | { kind: "address"; ip: string };
 
@@ -33,9 +35,37 @@ type Store = (keyPrefix: string, points: number) => RateLimiterAbstract;
 /** Settles once the shared store can take requests (or has had its chance to). */
 let ready: Promise<void> = Promise.resolve();
 
+const memory: Store = (keyPrefix, points) => new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
+
+/**
+ * Counters in the cluster primary's memory (server.ts starts its RateLimiterClusterMaster, which
+ * makes one store per keyPrefix as workers announce their limiters), so N workers share one
+ * count instead of each allowing the whole limit. The library's cluster limiter takes no
+ * insurance limiter: when the primary does not answer within timeoutMs it rejects with an Error,
+ * and then this process's memory answers.
+ */
+class PrimaryMemoryLimiter extends RateLimiterCluster {
+  private readonly insurance: RateLimiterAbstract;
+
+  constructor(keyPrefix: string, points: number) {
+    super({ keyPrefix, points, duration: WINDOW_SECONDS, timeoutMs: 1_000 });
+    this.insurance = memory(keyPrefix, points);
+  }
+
+  override consume(key: string | number, points?: number, options?: Record<string, unknown>): Promise<RateLimiterRes> {
+    return super.consume(key, points, options).catch((rejection: unknown) => {
+      if (rejection instanceof RateLimiterRes) throw rejection;
+      return this.insurance.consume(key, points, options);
+    });
+  }
+}
+
+/** One of server.ts's workers, whose primary keeps the memory counters (not another cluster manager's). */
+const inServerCluster = () => cluster.isWorker && env().WEB_CONCURRENCY > 1;
+
 function storeFor(): Store {
   const config = env();
-  const memory = (keyPrefix: string, points: number) => new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS });
+  const local: Store = inServerCluster() ? (keyPrefix, points) => new PrimaryMemoryLimiter(keyPrefix, points) : memory;
   if (config.REDIS_URL) {
     // No offline queue: while Redis is away a request must not wait for it; the insurance
     // limiter answers instead.
@@ -46,7 +76,7 @@ function storeFor(): Store {
       setTimeout(resolve, 3_000).unref();
     });
     return (keyPrefix, points) =>
-      new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: WINDOW_SECONDS, insuranceLimiter: memory(keyPrefix, points) });
+      new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: WINDOW_SECONDS, insuranceLimiter: local(keyPrefix, points) });
   }
   if (engineOf(config.DATABASE_URL) === "postgres") {
     const pool = new pg.Pool({
@@ -65,10 +95,10 @@ function storeFor(): Store {
         keyPrefix,
         points,
         duration: WINDOW_SECONDS,
-        insuranceLimiter: memory(keyPrefix, points),
+        insuranceLimiter: local(keyPrefix, points),
       });
   }
-  return memory;
+  return local;
 }
 
 const globalForLimits = globalThis as unknown as { feedbackLimiters?: Limiters };

@@ -34,6 +34,8 @@ export interface TestApp {
   cli(args: string[]): Promise<CliResult>;
   /** Everything the server has written to stdout and stderr so far. */
   output(): string;
+  /** The server's process, for tests of its own lifecycle (signals, workers). */
+  server: ChildProcess;
   /** Stops the server, drops its database, and fails if its output held a key or a cookie. */
   stop(): Promise<void>;
 }
@@ -236,8 +238,9 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       },
       cli,
       output: () => output,
+      server: child,
       async stop() {
-        if (child.exitCode === null) {
+        if (child.exitCode === null && child.signalCode === null) {
           const exited = new Promise((r) => child.once("exit", r));
           child.kill("SIGTERM");
           await exited;

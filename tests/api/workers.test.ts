@@ -1,0 +1,240 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { freePort, startApp, type TestApp } from "../support/app";
+
+// WEB_CONCURRENCY=2: a primary and two workers behind one port. Which process served a
+// request is read from the operating system, not from anything the server tells a client:
+// the connection's socket (found in /proc/net/tcp by its two ports) is an open file of exactly
+// one worker.
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The process that held the server's end of the connection. */
+  pid: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The processes whose parent is `parent`. */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === parent) children.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return children.sort((a, b) => a - b);
+}
+
+/** The socket inode of the TCP connection between these two local ports (IPv4). */
+function socketInode(localPort: number, remotePort: number): string | undefined {
+  const hexPort = (port: number) => port.toString(16).toUpperCase().padStart(4, "0");
+  for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields[1]?.endsWith(`:${hexPort(localPort)}`) && fields[2]?.endsWith(`:${hexPort(remotePort)}`)) return fields[9];
+  }
+  return undefined;
+}
+
+function holderOf(inode: string, pids: number[]): number | undefined {
+  return pids.find((pid) => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * One request on a connection of its own, kept open until the process holding the server's end
+ * has been found among the server's children.
+ */
+async function requestOnOwnConnection(app: TestApp, pathname: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const { status, headers: responseHeaders, clientPort } = await new Promise<{
+      status: number;
+      headers: http.IncomingHttpHeaders;
+      clientPort: number;
+    }>((resolve, reject) => {
+      const req = http.get(`${app.url}${pathname}`, { agent, headers }, (res) => {
+        const clientPort = res.socket.localPort ?? 0;
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, clientPort }));
+      });
+      req.on("error", reject);
+    });
+    const inode = socketInode(Number(new URL(app.url).port), clientPort);
+    assert.ok(inode, `the connection from port ${clientPort} is in /proc/net/tcp`);
+    const pid = holderOf(inode, childrenOf(app.server.pid ?? 0));
+    assert.ok(pid, `a worker holds the connection from port ${clientPort}`);
+    return { status, headers: responseHeaders, pid };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** A process's state line from /proc (running, sleeping, zombie…), for failure messages. */
+function stateOf(pid: number): string {
+  try {
+    return /^State:\s*(.*)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "unknown";
+  } catch {
+    return "gone";
+  }
+}
+
+async function eventually<T>(app: TestApp, what: string | (() => string), attempt: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    await sleep(100);
+  }
+  const described = typeof what === "string" ? what : what();
+  throw new Error(`timed out waiting for ${described}; the server's last output:\n${app.output().slice(-4000)}`);
+}
+
+/** The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. */
+function logLines(app: TestApp, message: string): Record<string, unknown>[] {
+  return app
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((record) => record.msg === message);
+}
+
+describe("WEB_CONCURRENCY=2", () => {
+  let app: TestApp;
+  let workers: number[];
+
+  before(async () => {
+    app = await startApp({ env: { WEB_CONCURRENCY: "2", RATE_LIMIT_PER_MINUTE: "5" } });
+    // startApp returns once one worker answers; the primary says when both listen.
+    await eventually(app, "both workers to listen", () => (/with 2 workers/.test(app.output()) ? true : undefined));
+    workers = childrenOf(app.server.pid ?? 0);
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("serves requests from two worker processes, neither of them the primary", async () => {
+    assert.equal(workers.length, 2, `the primary has two children: ${workers}`);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await requestOnOwnConnection(app, "/api/health"));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200, 200],
+    );
+    assert.deepEqual([...new Set(answers.map((a) => a.pid))].sort((a, b) => a - b), workers);
+  });
+
+  it("counts a key's requests once across the workers: the sixth is a 429 whichever worker answers", async () => {
+    const key = (await app.cli(["keys", "create", "--name", "limited"])).stdout.trim();
+    const answers = [];
+    for (let i = 0; i < 9; i++) answers.push(await requestOnOwnConnection(app, "/api/v1/posts", { authorization: `Bearer ${key}` }));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200, 200, 200, 200, 429, 429, 429, 429],
+    );
+    // Counted separately, each worker would start again at 4 and allow ten in all.
+    assert.deepEqual(
+      answers.slice(0, 5).map((a) => Number(a.headers["ratelimit-remaining"])),
+      [4, 3, 2, 1, 0],
+    );
+    assert.equal(new Set(answers.slice(0, 5).map((a) => a.pid)).size, 2, "both workers counted some of the first five");
+    assert.equal(new Set(answers.slice(5).map((a) => a.pid)).size, 2, "both workers refused some");
+    // Another key has its own count.
+    assert.equal((await requestOnOwnConnection(app, "/api/v1/posts", { authorization: `Bearer ${app.keys.read}` })).status, 200);
+  });
+
+  it("keeps answering when a worker is killed, and starts a replacement that serves", async () => {
+    const [victim, survivor] = workers;
+    assert.ok(victim && survivor);
+    process.kill(victim, "SIGKILL");
+    const restart = await eventually(app, () => `the primary to log the dead worker (${victim}: ${stateOf(victim)})`, () =>
+      logLines(app, "A worker exited unexpectedly; starting another").find((line) => line.pid === victim),
+    );
+    assert.equal(restart.signal, "SIGKILL");
+    assert.equal(restart.level, "warn");
+    for (let i = 0; i < 4; i++) assert.equal((await requestOnOwnConnection(app, "/api/health")).status, 200);
+
+    const replacement = await eventually(app, "a replacement worker", () =>
+      childrenOf(app.server.pid ?? 0).find((pid) => pid !== survivor && pid !== victim),
+    );
+    assert.ok(!childrenOf(app.server.pid ?? 0).includes(victim), "the killed worker is gone");
+    await eventually(app, "the replacement to serve a request", async () => {
+      const answer = await requestOnOwnConnection(app, "/api/health");
+      assert.equal(answer.status, 200);
+      return answer.pid === replacement ? true : undefined;
+    });
+    workers = childrenOf(app.server.pid ?? 0);
+    assert.deepEqual(workers, [survivor, replacement].sort((a, b) => a - b));
+  });
+
+  it("stops every process on SIGTERM to the primary, exiting 0 within a few seconds", async () => {
+    const primary = app.server;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      primary.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+    const started = Date.now();
+    primary.kill("SIGTERM");
+    const outcome = await Promise.race([exited, sleep(10_000).then(() => undefined)]);
+    assert.deepEqual(outcome, { code: 0, signal: null });
+    assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms`);
+    for (const pid of workers) assert.ok(!fs.existsSync(`/proc/${pid}`), `worker ${pid} has exited`);
+    assert.equal(logLines(app, "A worker exited unexpectedly; starting another").length, 1, "no worker is restarted while stopping");
+  });
+});
+
+/** Runs server.ts until it exits by itself (at most 60 s), for starts that must fail. */
+async function serverExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", HOSTNAME: "127.0.0.1", PORT: String(await freePort()), LOG_FORMAT: "json", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+describe("WEB_CONCURRENCY at start", () => {
+  for (const value of ["0", "two", "1.5"]) {
+    it(`refuses WEB_CONCURRENCY=${value} with a message naming it`, async () => {
+      const { code, output } = await serverExit({ WEB_CONCURRENCY: value });
+      assert.equal(code, 1);
+      assert.match(output, /Invalid environment: WEB_CONCURRENCY: must be/);
+    });
+  }
+
+  it("stops, exit code 1, when no worker can start, instead of starting them again forever", async () => {
+    const { code, output } = await serverExit({ WEB_CONCURRENCY: "2", NEXT_DIST_DIR: ".next-missing-for-workers-test" });
+    assert.equal(code, 1, output);
+    assert.match(output, /A worker exited before the server could start; stopping/);
+    assert.doesNotMatch(output, /starting another/);
+  });
+});
