@@ -1,81 +1,156 @@
 // `npm run bench -- [options]`: seeds a database, builds and starts the production server, and
-// drives each scenario with autocannon, next to two references on the same data: the framework
-// floor (GET /api/health, a route handler of this app that does no database work) and the
-// baseline (bench/baseline-server.ts: node:http, the same driver, hand-written SQL).
-// Results go to bench/results/<engine>-<posts>-<date>.md.
+// drives each scenario with autocannon beside the framework floor (GET /api/health, a route
+// handler of this app that does no database work) at the same worker count.
+//
+// Two kinds of scenario. Varied ones (bench/workload.ts) send a different request each time,
+// drawn from a space of distinct requests large enough that no cache sees a repeat in a run;
+// they are the figures that count. Cache-warm ones repeat one request for the whole run, so
+// every cache answers them; they show a ceiling, not the service.
 //
 // Options:
 //   --posts N            posts to seed (default 1000000; comments 2x, changelogs N/20)
 //   --engine E           sqlite, postgres or both (default sqlite)
 //   --duration S         seconds per run (default 10), after a 2-second warm-up
-//   --connections LIST   concurrency levels (default 16,64)
-//   --port P             first of three ports to use (default 3300)
+//   --connections LIST   concurrency levels (default 16)
+//   --workers LIST       server processes: the app runs with WEB_CONCURRENCY=<n> for each (default 1)
+//   --scenarios KIND     varied, warm or all (default all)
+//   --only LIST          scenario names to run, of either kind (default: all of --scenarios)
+//   --seed N             the varied workload's seed (default 1): the same seed sends the same requests
+//   --baseline           also run bench/baseline-server.ts on the cache-warm scenarios (off by default)
+//   --port P             first of two ports to use (default 3300)
 //   --pg-url URL         an admin URL that may create databases (default: scripts/postgres-ci.sh's)
-//   --only LIST          scenario names to run (default: all)
 //   --skip-build         reuse the existing bench build in .next-bench
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
-// (PostgreSQL) and reused when it was fully seeded before.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+// (PostgreSQL) and reused when it was fully seeded before. Results go to
+// bench/results/<engine>-<posts>-<date>.md.
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
+import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
+import { type Context, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
+import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, "bench", ".data");
 const resultsDir = path.join(root, "bench", "results");
 const distDir = ".next-bench";
+/** Requests of each varied scenario checked for a 200 before any load. */
+const SAMPLES = 5;
+const WARM_UP_SECONDS = 2;
 
 const { values: options } = parseArgs({
   options: {
     posts: { type: "string", default: "1000000" },
     engine: { type: "string", default: "sqlite" },
     duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "16,64" },
+    connections: { type: "string", default: String(TARGET_CONNECTIONS) },
+    workers: { type: "string", default: "1" },
+    scenarios: { type: "string", default: "all" },
+    only: { type: "string" },
+    seed: { type: "string", default: "1" },
+    baseline: { type: "boolean", default: false },
     port: { type: "string", default: "3300" },
     "pg-url": { type: "string", default: "postgresql://feedback:feedback@127.0.0.1:5432/postgres" },
-    only: { type: "string" },
     "skip-build": { type: "boolean", default: false },
   },
 });
 
+const wholeNumbers = (list: string, what: string) => {
+  const numbers = list.split(",").map(Number);
+  if (!numbers.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`${what} must be a comma-separated list of whole numbers from 1`);
+  return numbers;
+};
 const posts = Number(options.posts);
 const duration = Number(options.duration);
-const connectionLevels = options.connections.split(",").map(Number);
+const connectionLevels = wholeNumbers(options.connections, "--connections");
+const workerCounts = wholeNumbers(options.workers, "--workers");
+const seed = Number(options.seed);
 const basePort = Number(options.port);
 const engines = options.engine === "both" ? (["sqlite", "postgres"] as const) : [options.engine as "sqlite" | "postgres"];
 if (!Number.isInteger(posts) || posts < 1000) throw new Error("--posts must be a whole number of at least 1000");
+if (!(duration > 0)) throw new Error("--duration must be a positive number of seconds");
+if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
 if (!engines.every((e) => e === "sqlite" || e === "postgres")) throw new Error("--engine must be sqlite, postgres or both");
+if (!["varied", "warm", "all"].includes(options.scenarios)) throw new Error("--scenarios must be varied, warm or all");
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Scenario {
+/** One request, sent for the whole run. */
+const repeated = (path: string): Draw => {
+  let drawn = 0;
+  return {
+    next: () => {
+      drawn++;
+      return path;
+    },
+    get drawn() {
+      return drawn;
+    },
+    size: 1,
+  };
+};
+
+interface WarmDefinition {
   name: string;
   label: string;
   method: "GET" | "PUT";
   path: string;
   body?: string;
-  read: boolean;
 }
 
-/** The scenarios, on ids the deterministic seed always makes. */
-function scenarios(): Scenario[] {
+/** The cache-warm scenarios, on ids the deterministic seed always makes. */
+function warmDefinitions(commentId: string): WarmDefinition[] {
   const changelogId = `demo_changelog_${String(Math.ceil(posts / 40)).padStart(7, "0")}`;
   return [
-    { name: "posts", label: "GET /posts (default)", method: "GET", path: "/api/v1/posts", read: true },
-    { name: "posts-board-status", label: "GET /posts board + status", method: "GET", path: "/api/v1/posts?boardId=demo_board_2&statusId=demo_status_3", read: true },
-    { name: "posts-top", label: "GET /posts sortBy=top", method: "GET", path: "/api/v1/posts?sortBy=top", read: true },
-    { name: "search-common", label: "GET /posts search common word", method: "GET", path: "/api/v1/posts?search=dashboard", read: true },
-    { name: "search-rare", label: "GET /posts search rare word", method: "GET", path: "/api/v1/posts?search=137", read: true },
-    { name: "posts-page-5000", label: "GET /posts page=5000", method: "GET", path: "/api/v1/posts?page=5000", read: true },
-    { name: "changelogs", label: "GET /changelogs status + labels", method: "GET", path: "/api/v1/changelogs?status=Published&labels=Fixed,Security", read: true },
-    { name: "changelog", label: "GET /changelogs/:id", method: "GET", path: `/api/v1/changelogs/${changelogId}`, read: true },
-    { name: "put-comment", label: "PUT /comments/:id", method: "PUT", path: "/api/v1/comments/COMMENT", body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true", read: false },
+    { name: "posts", label: "GET /posts (default)", method: "GET", path: "/api/v1/posts" },
+    { name: "posts-board-status", label: "GET /posts board + status", method: "GET", path: "/api/v1/posts?boardId=demo_board_2&statusId=demo_status_3" },
+    { name: "posts-top", label: "GET /posts sortBy=top", method: "GET", path: "/api/v1/posts?sortBy=top" },
+    { name: "search-common", label: "GET /posts search common word", method: "GET", path: "/api/v1/posts?search=dashboard" },
+    { name: "search-rare", label: "GET /posts search rare word", method: "GET", path: "/api/v1/posts?search=137" },
+    { name: "posts-page-5000", label: "GET /posts page=5000", method: "GET", path: "/api/v1/posts?page=5000" },
+    { name: "changelogs", label: "GET /changelogs status + labels", method: "GET", path: "/api/v1/changelogs?status=Published&labels=Fixed,Security" },
+    { name: "changelog", label: "GET /changelogs/:id", method: "GET", path: `/api/v1/changelogs/${changelogId}` },
+    {
+      name: "put-comment",
+      label: "PUT /comments/:id",
+      method: "PUT",
+      path: `/api/v1/comments/${commentId}`,
+      body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true",
+    },
   ];
+}
+
+const WARM_NAMES = warmDefinitions("").map((d) => d.name);
+const VARIED_NAMES = VARIED_SCENARIOS.map((s) => s.name);
+const wanted = options.only?.split(",").map((n) => n.trim());
+const unknown = wanted?.filter((n) => !WARM_NAMES.includes(n) && !VARIED_NAMES.includes(n)) ?? [];
+if (unknown.length) throw new Error(`--only: no scenario ${unknown.join(", ")} (varied: ${VARIED_NAMES.join(", ")}; cache-warm: ${WARM_NAMES.join(", ")})`);
+const runs = (kind: Kind, name: string) => (options.scenarios === "all" || options.scenarios === kind) && (!wanted || wanted.includes(name));
+
+function scenarios(universe: Universe, commentId: string): Scenario[] {
+  const varied = VARIED_SCENARIOS.filter((s) => runs("varied", s.name)).map((s): Scenario => {
+    const space = s.space(universe);
+    const sampler = draw(space, seed + 1);
+    return {
+      name: s.name,
+      label: s.label,
+      kind: "varied",
+      method: "GET",
+      fastTarget: s.fastTarget,
+      requests: draw(space, seed),
+      samples: Array.from({ length: SAMPLES }, () => sampler.next()),
+      noMatches: s.name === "varied-no-match",
+    };
+  });
+  const warm = warmDefinitions(commentId)
+    .filter((d) => runs("warm", d.name))
+    .map((d): Scenario => ({ ...d, kind: "warm", fastTarget: d.method === "GET", requests: repeated(d.path), samples: [d.path] }));
+  return [...varied, ...warm];
 }
 
 function run(command: string, args: string[], env: Record<string, string>): string {
@@ -175,12 +250,7 @@ function build(): void {
   run(path.join(root, "node_modules", ".bin", "next"), ["build"], { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" });
 }
 
-interface Server {
-  process: ChildProcess;
-  port: number;
-}
-
-async function start(kind: "app" | "baseline", url: string, port: number): Promise<Server> {
+async function start(kind: "app" | "baseline", url: string, port: number, workers: number): Promise<Server> {
   const env = {
     ...process.env,
     DATABASE_URL: url,
@@ -192,38 +262,47 @@ async function start(kind: "app" | "baseline", url: string, port: number): Promi
     PORT: String(port),
     HOSTNAME: "127.0.0.1",
     LOG_LEVEL: "warn",
+    WEB_CONCURRENCY: String(workers),
     BASELINE_PORT: String(port),
   };
-  const child: ChildProcess =
-    kind === "app"
-      ? spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
-          cwd: root,
-          env,
-          stdio: ["ignore", "ignore", "inherit"],
-        })
-      : spawn(process.execPath, ["--import", "tsx", path.join(root, "bench", "baseline-server.ts")], {
-          cwd: root,
-          env,
-          stdio: ["ignore", "ignore", "inherit"],
-        });
+  const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const server: Server = { process: child, port, seen: new Map() };
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the ${kind} server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { process: child, port };
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) break;
     } catch {
       // not listening yet
     }
+    if (i === 299) throw new Error(`the ${kind} server did not start`);
     await sleep(100);
   }
-  throw new Error(`the ${kind} server did not start`);
+  // With several workers the first to listen answers the health check; give the others a moment.
+  // A server that ignores WEB_CONCURRENCY never shows them: the report says how many it ran.
+  for (let i = 0; i < 100; i++) {
+    noteProcesses(server, processTree(child.pid ?? 0));
+    if (nodeProcesses(server) >= workers + (workers > 1 ? 1 : 0)) break;
+    await sleep(100);
+  }
+  return server;
 }
 
 async function stop(server: Server): Promise<void> {
-  if (server.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.process.once("exit", resolve));
-  server.process.kill("SIGTERM");
-  await Promise.race([exited, sleep(10_000)]);
-  if (server.process.exitCode === null) server.process.kill("SIGKILL");
+  const tree = processTree(server.process.pid ?? 0);
+  if (server.process.exitCode === null) {
+    const exited = new Promise((resolve) => server.process.once("exit", resolve));
+    server.process.kill("SIGTERM");
+    await Promise.race([exited, sleep(10_000)]);
+  }
+  // Workers the server forked and did not take down with it.
+  for (const pid of tree) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /**
@@ -242,85 +321,68 @@ async function drain(server: Server): Promise<void> {
     await sleep(100);
   }
 }
+interface Answer {
+  status: number;
+  total?: number;
+  exact: boolean;
+  ids?: string;
+  text: string;
+}
 
-/** Resident memory of a process, in MB, from /proc (Linux). */
-function rssMb(pid: number): number {
+async function ask(server: Server, key: string, scenario: Omit<Load, "requests">, requestPath: string): Promise<Answer> {
+  const response = await fetch(`http://127.0.0.1:${server.port}${requestPath}`, {
+    method: scenario.method,
+    headers: { authorization: `Bearer ${key}`, ...(scenario.body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+    body: scenario.body,
+  });
+  const text = await response.text();
+  let json: { data?: { id?: string } | { id?: string }[]; pagination?: { total: number; totalIsExact?: boolean } } = {};
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    json = JSON.parse(text);
   } catch {
-    return 0;
+    // reported below through the status
   }
+  const ids = Array.isArray(json.data) ? json.data.map((d) => d.id).join(",") : json.data?.id;
+  return { status: response.status, total: json.pagination?.total, exact: json.pagination?.totalIsExact !== false, ids, text };
 }
 
-interface Measure {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  peakMb: number;
-}
-
-async function load(server: Server, key: string, scenario: Pick<Scenario, "method" | "path" | "body">, connections: number, seconds: number): Promise<Measure> {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-  if (scenario.body) headers["content-type"] = "application/x-www-form-urlencoded";
-  let peakMb = rssMb(server.process.pid ?? 0);
-  const sampler = setInterval(() => {
-    peakMb = Math.max(peakMb, rssMb(server.process.pid ?? 0));
-  }, 100);
-  try {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${server.port}${scenario.path}`,
-      method: scenario.method,
-      body: scenario.body,
-      headers,
-      connections,
-      duration: seconds,
-    });
-    return {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts + result.non2xx,
-      peakMb,
-    };
-  } finally {
-    clearInterval(sampler);
+/**
+ * Before any load: a few requests of each scenario must answer 200 (a load of 400s would
+ * measure the error path). Returns what the answers held: the range of totals ("hits").
+ */
+async function check(app: Server, baseline: Server | undefined, key: string, scenario: Scenario): Promise<string> {
+  const totals: number[] = [];
+  let bounded = false;
+  for (const sample of scenario.samples) {
+    const answer = await ask(app, key, scenario, sample);
+    if (answer.status !== 200) throw new Error(`${scenario.name}: ${sample} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (scenario.noMatches && answer.total !== 0) throw new Error(`${scenario.name}: ${sample} matched ${answer.total} posts`);
+    if (answer.total !== undefined) totals.push(answer.total);
+    bounded ||= !answer.exact;
+    if (baseline) {
+      const other = await ask(baseline, key, scenario, sample);
+      if (other.status !== 200) throw new Error(`${scenario.name}: the baseline answered ${other.status}`);
+      if (answer.ids !== other.ids || (answer.exact && answer.total !== other.total)) {
+        throw new Error(`${scenario.name}: app and baseline disagree (${answer.total} vs ${other.total})`);
+      }
+    }
   }
+  if (!totals.length) return "";
+  const range = totals.length > 1 ? `${n0(Math.min(...totals))}–${n0(Math.max(...totals))}` : n0(totals[0] as number);
+  return bounded ? `${range} (some bounded)` : range;
 }
 
-/** One request to each server, to check both answer 200 with the same total before loading them. */
-async function check(app: Server, baseline: Server, key: string, scenario: Scenario): Promise<string> {
-  const answer = async (server: Server) => {
-    const response = await fetch(`http://127.0.0.1:${server.port}${scenario.path}`, {
-      method: scenario.method,
-      headers: { authorization: `Bearer ${key}`, ...(scenario.body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      body: scenario.body,
-    });
-    const json = (await response.json()) as { data?: { id?: string } | { id?: string }[]; pagination?: { total: number } };
-    const ids = Array.isArray(json.data) ? json.data.map((d) => d.id).join(",") : json.data?.id;
-    return { status: response.status, total: json.pagination?.total, ids };
+/** Totals of the unfiltered list and of each board, for the deep pages' range. */
+async function universeOf(app: Server, key: string): Promise<Universe> {
+  const total = async (query: string) => {
+    const answer = await ask(app, key, { method: "GET" }, `/api/v1/posts?limit=1${query}`);
+    if (answer.status !== 200 || answer.total === undefined) throw new Error(`GET /api/v1/posts${query} answered ${answer.status}`);
+    return answer.total;
   };
-  const [a, b] = [await answer(app), await answer(baseline)];
-  if (a.status !== 200 || b.status !== 200) throw new Error(`${scenario.name}: app answered ${a.status}, baseline ${b.status}`);
-  if (a.total !== b.total || a.ids !== b.ids) throw new Error(`${scenario.name}: app and baseline disagree (${a.total} vs ${b.total})`);
-  return a.total === undefined ? "" : String(a.total);
+  const boardPosts: Record<string, number> = {};
+  for (const board of BOARD_IDS) boardPosts[board] = await total(`&boardId=${board}`);
+  return { posts: await total(""), boardPosts };
 }
-
-interface Row {
-  scenario: Scenario;
-  connections: number;
-  total: string;
-  app: Measure;
-  floor: Measure;
-  baseline: Measure;
-}
-
-function machine(): string {
-  const cpus = os.cpus();
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
-}
-
 async function databaseVersion(engine: "sqlite" | "postgres", url: string): Promise<string> {
   if (engine === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
@@ -333,107 +395,79 @@ async function databaseVersion(engine: "sqlite" | "postgres", url: string): Prom
   await client.connect();
   const version = (await client.query("SHOW server_version")).rows[0]?.server_version as string;
   await client.end();
-  return `PostgreSQL ${version} (pg, pool of 10), on the same machine`;
+  return `PostgreSQL ${version} (pg), on the same machine`;
 }
+const floorScenario = { method: "GET" as const, requests: repeated("/api/health") };
 
-const f0 = (n: number) => n.toFixed(0);
-const ratio = (a: number, b: number) => (b ? `${((a / b) * 100).toFixed(0)}%` : "-");
-
-function report(engine: string, prepared: Prepared, version: string, rows: Row[]): string {
-  const lines = [
-    `# Benchmark: ${engine}, ${posts.toLocaleString("en")} posts`,
-    "",
-    `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${machine()}`,
-    `- Database: ${version}`,
-    `- Data: ${prepared.describe}`,
-    `- Load: autocannon, ${duration} s per run after a 2 s warm-up, on the same machine; the app is \`server.ts\` (production build), the rate limit off.`,
-    "- Floor: GET /api/health on the same app (a route handler with no database work). Baseline: bench/baseline-server.ts (node:http, the same driver, hand-written SQL, same JSON, same key check).",
-    "- Memory: the app server's peak resident set size during the run.",
-    `- Machine load (1-minute load average) at the start and end of the run: ${loadAtStart.toFixed(1)} / ${(os.loadavg()[0] ?? 0).toFixed(1)}. Other work on the machine (colleagues' test runs) shows up as noise.`,
-    "",
-    "| scenario | conns | total | app req/s | app p50 ms | app p99 ms | app peak MB | floor req/s | baseline req/s | baseline p99 ms | app / floor | app / baseline |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ];
-  for (const r of rows) {
-    const errors = r.app.errors || r.baseline.errors ? ` (errors: app ${r.app.errors}, baseline ${r.baseline.errors})` : "";
-    lines.push(
-      `| ${r.scenario.label}${errors} | ${r.connections} | ${r.total} | ${f0(r.app.rps)} | ${r.app.p50} | ${r.app.p99} | ${f0(r.app.peakMb)} | ${f0(r.floor.rps)} | ${f0(r.baseline.rps)} | ${r.baseline.p99} | ${ratio(r.app.rps, r.floor.rps)} | ${ratio(r.app.rps, r.baseline.rps)} |`,
-    );
-  }
-  const reads = rows.filter((r) => r.scenario.read);
-  const slow = reads.filter((r) => r.app.rps < 0.8 * r.floor.rps);
-  const late = rows.filter((r) => r.connections === 16 && r.app.p99 >= 100);
-  const peak = Math.max(...rows.map((r) => r.app.peakMb));
-  lines.push(
-    "",
-    "## Targets",
-    "",
-    `- Every read at ≥ 80% of the floor's throughput: ${slow.length ? `missed by ${slow.map((r) => `${r.scenario.name}@${r.connections} (${ratio(r.app.rps, r.floor.rps)})`).join(", ")}` : "met"}.`,
-    `- p99 < 100 ms at concurrency 16: ${late.length ? `missed by ${late.map((r) => `${r.scenario.name} (${r.app.p99} ms)`).join(", ")}` : "met"}.`,
-    `- Server memory < 400 MB: ${peak < 400 ? "met" : "missed"} (peak ${f0(peak)} MB).`,
-    "",
-  );
-  return lines.join("\n");
+async function measure(server: Server, key: string, scenario: Load, connections: number): Promise<Measure> {
+  await load(server, key, scenario, connections, WARM_UP_SECONDS);
+  const measured = await load(server, key, scenario, connections, duration);
+  await drain(server);
+  return measured;
 }
-
-let loadAtStart = 0;
 
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
-  loadAtStart = os.loadavg()[0] ?? 0;
+  const loadAtStart = os.loadavg()[0] ?? 0;
   const prepared = await prepare(engine);
   const env = { DATABASE_URL: prepared.url, LOG_LEVEL: "warn" };
   const key = cli(env, "keys", "create", "--name", `bench ${new Date().toISOString()}`);
-  const version = await databaseVersion(engine, prepared.url);
-  const wanted = options.only?.split(",");
-  const list = scenarios()
-    .filter((s) => !wanted || wanted.includes(s.name))
-    .map((s) => ({ ...s, path: s.path.replace("COMMENT", prepared.commentId) }));
-
-  const app = await start("app", prepared.url, basePort);
-  const baseline = await start("baseline", prepared.url, basePort + 1);
+  const context: Context = {
+    settings: { posts, duration, warmUpSeconds: WARM_UP_SECONDS, workerCounts, connectionLevels, seed, samples: SAMPLES, baseline: options.baseline },
+    engine,
+    data: prepared.describe,
+    version: await databaseVersion(engine, prepared.url),
+    loadAtStart,
+    processes: new Map(),
+  };
+  const baseline = options.baseline ? await start("baseline", prepared.url, basePort + 1, 1) : undefined;
   const rows: Row[] = [];
+  let list: Scenario[] | undefined;
+  const hits = new Map<string, string>();
   try {
-    const totals = new Map<string, string>();
-    for (const scenario of list) totals.set(scenario.name, await check(app, baseline, key, scenario));
-    const floor = new Map<number, Measure>();
-    for (const connections of connectionLevels) {
-      log(`${engine}: floor, ${connections} connections`);
-      const health = { method: "GET" as const, path: "/api/health" };
-      await load(app, key, health, connections, 2);
-      floor.set(connections, await load(app, key, health, connections, duration));
-      await drain(app);
-    }
-    for (const scenario of list) {
-      for (const connections of connectionLevels) {
-        log(`${engine}: ${scenario.name}, ${connections} connections`);
-        await load(app, key, scenario, connections, 2);
-        const appMeasure = await load(app, key, scenario, connections, duration);
-        await drain(app);
-        await load(baseline, key, scenario, connections, 2);
-        const baselineMeasure = await load(baseline, key, scenario, connections, duration);
-        await drain(baseline);
-        const row: Row = {
-          scenario,
-          connections,
-          total: totals.get(scenario.name) ?? "",
-          app: appMeasure,
-          floor: floor.get(connections) as Measure,
-          baseline: baselineMeasure,
-        };
-        rows.push(row);
-        log(
-          `  app ${f0(row.app.rps)} req/s p50 ${row.app.p50} p99 ${row.app.p99} ms ${f0(row.app.peakMb)} MB | floor ${f0(row.floor.rps)} | baseline ${f0(row.baseline.rps)} req/s p99 ${row.baseline.p99} ms | app/floor ${ratio(row.app.rps, row.floor.rps)}`,
-        );
+    for (const [index, workers] of workerCounts.entries()) {
+      log(`${engine}: starting the app with WEB_CONCURRENCY=${workers}`);
+      const app = await start("app", prepared.url, basePort, workers);
+      try {
+        if (!list) {
+          list = scenarios(await universeOf(app, key), prepared.commentId);
+          for (const scenario of list) {
+            hits.set(scenario.name, await check(app, scenario.kind === "warm" ? baseline : undefined, key, scenario));
+          }
+          log(`${engine}: every sampled request answered 200`);
+        }
+        for (const connections of connectionLevels) {
+          // The floor before and after the scenarios: a server fresh from its start is still
+          // warming up, so the higher of the two is the one the scenarios are held to.
+          log(`${engine}: ${workers} worker(s), floor, ${connections} connections`);
+          const before = await measure(app, key, floorScenario, connections);
+          const level: Omit<Row, "floor" | "floorRuns">[] = [];
+          for (const scenario of list) {
+            log(`${engine}: ${workers} worker(s), ${scenario.name}, ${connections} connections`);
+            const measured = await measure(app, key, scenario, connections);
+            const row: (typeof level)[number] = { scenario, workers, connections, hits: hits.get(scenario.name) ?? "", app: measured };
+            if (baseline && index === 0 && scenario.kind === "warm") row.baseline = await measure(baseline, key, scenario, connections);
+            level.push(row);
+            log(
+              `  ${n0(row.app.rps)} req/s p50 ${ms(row.app.p50)} p99 ${ms(row.app.p99)} ms, errors ${errorText(row.app)}, health p99 ${ms(row.app.probe.p99)} ms, ${f0(row.app.memory.maxProcessMb)} MB | floor ${n0(before.rps)}${row.baseline ? ` | baseline ${n0(row.baseline.rps)} req/s` : ""}`,
+            );
+          }
+          log(`${engine}: ${workers} worker(s), floor again, ${connections} connections`);
+          const after = await measure(app, key, floorScenario, connections);
+          const floor = after.rps > before.rps ? after : before;
+          log(`  floor ${n0(before.rps)} req/s before, ${n0(after.rps)} after`);
+          for (const row of level) rows.push({ ...row, floor, floorRuns: [before, after] });
+        }
+      } finally {
+        context.processes.set(workers, [...app.seen.values()]);
+        await stop(app);
       }
     }
   } finally {
-    await stop(app);
-    await stop(baseline);
+    if (baseline) await stop(baseline);
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${engine}-${posts}-${new Date().toISOString().slice(0, 10)}.md`);
-  fs.writeFileSync(file, report(engine, prepared, version, rows));
+  fs.writeFileSync(file, report(context, rows));
   log(`wrote ${path.relative(root, file)}`);
   process.stdout.write(`${fs.readFileSync(file, "utf8")}\n`);
 }

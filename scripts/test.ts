@@ -116,7 +116,8 @@ async function browserTests(): Promise<void> {
 }
 
 const suites: Record<Suite, () => Promise<void>> = {
-  unit: () => nodeTests("unit tests", [...findTests("lib", /\.test\.tsx?$/), ...findTests("scripts", /\.test\.ts$/)]),
+  unit: () =>
+    nodeTests("unit tests", [...findTests("lib", /\.test\.tsx?$/), ...findTests("scripts", /\.test\.ts$/), ...findTests("bench", /\.test\.ts$/)]),
   api: apiTests,
   e2e: browserTests,
 };

@@ -1,0 +1,217 @@
+// Measuring one run: autocannon for throughput and latency, a health probe beside it for what
+// the load does to everything else, and the memory of the server's whole process tree (its
+// workers included), read from /proc.
+import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { Worker } from "node:worker_threads";
+import autocannon, { type Result } from "autocannon";
+import type { Draw } from "./workload";
+
+export type Kind = "varied" | "warm";
+
+/** What a run sends: a method, maybe a form body, and where each request's path comes from. */
+export type Load = Pick<Scenario, "method" | "requests"> & { body?: string };
+
+export interface Scenario {
+  name: string;
+  label: string;
+  kind: Kind;
+  method: "GET" | "PUT";
+  body?: string;
+  /** Held to the reads' targets (p99, share of the floor); short terms have their own. */
+  fastTarget: boolean;
+  /** Where the requests come from: one walk per engine run, so nothing repeats across runs. */
+  requests: Draw;
+  /** A few requests to check before loading, and what their answers held. */
+  samples: string[];
+  noMatches?: boolean;
+}
+
+export interface Server {
+  process: ChildProcess;
+  port: number;
+  /** Processes seen in the server's tree since it started (the server and every descendant), by name. */
+  seen: Map<number, string>;
+}
+
+/** The process and all its descendants, from /proc/<pid>/task/<tid>/children (Linux). */
+export function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length; i++) {
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = fs.readFileSync(`/proc/${out[i]}/task/${task}/children`, "utf8");
+        out.push(...children.split(" ").filter(Boolean).map(Number));
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return out;
+}
+
+/** Notes the processes of a server's tree, by name (node, and whatever helpers they start). */
+export function noteProcesses(server: Server, tree: number[]): void {
+  for (const pid of tree) {
+    if (server.seen.has(pid)) continue;
+    try {
+      server.seen.set(pid, fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim());
+    } catch {
+      // gone already
+    }
+  }
+}
+
+export const nodeProcesses = (server: Server) => [...server.seen.values()].filter((name) => name === "node").length;
+
+/** Resident memory of a process, in MB, from /proc (Linux); 0 once it is gone. */
+function rssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Memory {
+  /** The largest resident set of any one process of the server's tree. */
+  maxProcessMb: number;
+  /** The largest sum over the tree at one moment. */
+  maxSumMb: number;
+  processes: number;
+}
+
+/** Samples the resident memory of a server's whole process tree until stopped. */
+function memorySampler(server: Server): { stop(): Memory } {
+  const memory: Memory = { maxProcessMb: 0, maxSumMb: 0, processes: 0 };
+  const sample = () => {
+    const tree = processTree(server.process.pid ?? 0);
+    const sizes = tree.map(rssMb);
+    noteProcesses(server, tree);
+    memory.maxProcessMb = Math.max(memory.maxProcessMb, ...sizes);
+    memory.maxSumMb = Math.max(memory.maxSumMb, sizes.reduce((a, b) => a + b, 0));
+    memory.processes = Math.max(memory.processes, tree.length);
+  };
+  sample();
+  const timer = setInterval(sample, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return memory;
+    },
+  };
+}
+
+// The health probe runs in a thread of its own, so the load generator's work on this thread
+// does not show up as the server's latency.
+const PROBE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const latencies = [];
+let running = true;
+parentPort.on("message", () => { running = false; });
+(async () => {
+  while (running) {
+    const started = performance.now();
+    try {
+      const response = await fetch(workerData.url);
+      await response.arrayBuffer();
+      latencies.push(response.ok ? performance.now() - started : Infinity);
+    } catch {
+      latencies.push(Infinity);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  parentPort.postMessage(latencies);
+})();
+`;
+
+interface Probe {
+  p50: number;
+  p99: number;
+  count: number;
+}
+
+/** GET /api/health every 50 ms over one connection while the load runs; a failure counts as infinitely slow. */
+function healthProbe(server: Server): { stop(): Promise<Probe> } {
+  const worker = new Worker(PROBE, { eval: true, workerData: { url: `http://127.0.0.1:${server.port}/api/health` } });
+  const done = new Promise<number[]>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage("stop");
+      const latencies = (await done).sort((a, b) => a - b);
+      await worker.terminate();
+      const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+      return { p50: at(0.5), p99: at(0.99), count: latencies.length };
+    },
+  };
+}
+
+export interface Measure {
+  /** 2xx responses per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  responses: number;
+  non2xx: Record<string, number>;
+  /** Connection errors, timeouts included. */
+  errors: number;
+  timeouts: number;
+  probe: Probe;
+  memory: Memory;
+  /** Requests of the measured run whose value had been sent before in this engine's run. */
+  repeats: number;
+}
+
+export const errorCount = (m: Measure) => m.errors + Object.values(m.non2xx).reduce((a, b) => a + b, 0);
+
+export async function load(server: Server, key: string, scenario: Load, connections: number, seconds: number): Promise<Measure> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (scenario.body) headers["content-type"] = "application/x-www-form-urlencoded";
+  const drawnBefore = scenario.requests.drawn;
+  const memory = memorySampler(server);
+  const probe = healthProbe(server);
+  let result: Result;
+  let memoryUsed: Memory;
+  let health: Probe;
+  try {
+    result = await autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      method: scenario.method,
+      body: scenario.body,
+      headers,
+      connections,
+      duration: seconds,
+      requests: [{ setupRequest: (request) => ({ ...request, path: scenario.requests.next() }) }],
+    });
+  } finally {
+    memoryUsed = memory.stop();
+    health = await probe.stop();
+  }
+  const drawnAfter = scenario.requests.drawn;
+  const non2xx: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) if (!code.startsWith("2")) non2xx[code] = count;
+  return {
+    rps: result["2xx"] / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    responses: result["1xx"] + result["2xx"] + result["3xx"] + result["4xx"] + result["5xx"],
+    non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    probe: health,
+    memory: memoryUsed,
+    repeats: Math.max(0, drawnAfter - Math.max(drawnBefore, scenario.requests.size)),
+  };
+}
+

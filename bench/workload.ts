@@ -1,0 +1,301 @@
+// The benchmark's varied workload. A scenario that repeats one request measures the caches
+// (the app's totals, the database's pages, the plan cache) more than the work, so each varied
+// scenario is a space of distinct requests built from the seed's vocabulary and walked in a
+// seeded, shuffled order: no request repeats until the space is used up, and the same seed
+// gives the same sequence, so runs stay comparable.
+//
+// The vocabulary below is a copy of lib/seed/seed.ts's (importing that module would open the
+// database); bench/workload.test.ts checks the copy against the seed's source.
+
+export const FEATURES = ["dark mode", "SSO with Okta", "CSV export", "a Slack integration", "keyboard shortcuts", "two-factor authentication", "custom domains", "webhooks", "a public roadmap", "bulk editing", "saved filters", "an iOS widget", "Markdown in comments", "a Zapier app", "email digests", "audit logs", "team permissions", "a GitHub sync", "offline mode", "multi-language support"];
+export const AREAS = ["the dashboard", "the mobile app", "the API", "the editor", "reports", "the billing page", "notifications", "search", "the changelog", "the widget"];
+export const TITLES = ["Add {f} to {a}", "Support {f}", "Please bring {f} to {a}", "{F} for {a}", "Bug: {a} breaks with {f}", "Improve {a} performance", "Allow {f} in {a}", "Crash when opening {a}"];
+export const SENTENCES = [
+  "Our team of {n} people relies on this every day.",
+  "Right now we work around it by hand, which takes hours each week.",
+  "Competitors already offer this, and customers keep asking us about it.",
+  "It would make {a} much easier to use on small screens.",
+  "This matters most for our enterprise customers.",
+  "Happy to beta test it if that helps.",
+  "Steps to reproduce: open {a}, switch teams, then reload the page.",
+  "Café owners in our community mention it constantly — très important!",
+  "We saw a 50% drop in usage after the last change to {a}.",
+  "A toggle in the settings would be enough for a first version.",
+];
+export const LABELS = ["New", "Improved", "Fixed", "Security", "API", "Mobile"];
+/** A changelog's title and content, as the seed writes them ({f} a feature, {a} an area). */
+export const CHANGELOG_TEXT = [
+  "Shipped: {f}",
+  "Coming soon: {f}",
+  "## What's new\n\nYou asked for **{f}**, and it is almost here.\n\n- Works in {a}\n- Available on every plan\n\nThanks to everyone who voted for it.",
+  "## What's new\n\nYou asked for **{f}**, and it is now here.\n\n- Works in {a}\n- Available on every plan\n\nThanks to everyone who voted for it.",
+];
+export const BOARD_IDS = [1, 2, 3, 4, 5].map((n) => `demo_board_${n}`);
+export const STATUS_IDS = [1, 2, 3, 4, 5, 6].map((n) => `demo_status_${n}`);
+/** The seed's "team of {n} people" draws n from 2 to 201; the three-digit ones occur nowhere else. */
+export const RARE_NUMBERS = Array.from({ length: 102 }, (_, i) => String(100 + i));
+/** The sentence every rare number sits in, so a number with one of its words keeps its ~1,000 hits. */
+const RARE_SENTENCE = SENTENCES[0] ?? "";
+
+/** mulberry32, as lib/seed/seed.ts uses for the data: small, fast, seeded. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Lower-case runs of letters (no digits, no punctuation) of at least `min` characters. */
+export function wordsOf(texts: readonly string[], min = 3): string[] {
+  const words = texts.flatMap((text) => text.replace(/\{\w\}/g, " ").toLowerCase().match(/\p{L}+/gu) ?? []);
+  return [...new Set(words.filter((w) => [...w].length >= min))].sort();
+}
+
+/** Every substring of at least `min` characters of each word, the words included. */
+export function substringsOf(words: readonly string[], min = 3): string[] {
+  const out = new Set<string>();
+  for (const word of words) {
+    const chars = [...word];
+    for (let start = 0; start < chars.length; start++) {
+      for (let end = start + min; end <= chars.length; end++) out.add(chars.slice(start, end).join(""));
+    }
+  }
+  return [...out].sort();
+}
+
+type Param = readonly [key: string, value: string];
+
+/** One axis of a request space: `size` choices, each some query parameters (maybe none). */
+export interface Dimension {
+  size: number;
+  at(index: number): Param[];
+}
+
+/** A finite set of distinct requests (path and query), addressable by index. */
+export interface Space {
+  size: number;
+  at(index: number): string;
+}
+
+export const choices = (options: readonly Param[][]): Dimension => ({ size: options.length, at: (i) => options[i] ?? [] });
+export const values = (key: string, list: readonly string[]): Dimension => choices(list.map((v) => [[key, v]]));
+/** `key` from `first` to `last`: a range too large to list (pages). */
+export const range = (key: string, first: number, last: number): Dimension => ({
+  size: Math.max(0, last - first + 1),
+  at: (i) => [[key, String(first + i)]],
+});
+
+/** Every combination of one choice per dimension, under `path`. */
+export function product(path: string, dimensions: readonly Dimension[]): Space {
+  const size = dimensions.reduce((n, d) => n * d.size, 1);
+  return {
+    size,
+    at(index) {
+      const params: Param[] = [];
+      let rest = index;
+      for (const dimension of dimensions) {
+        params.push(...dimension.at(rest % dimension.size));
+        rest = Math.floor(rest / dimension.size);
+      }
+      const query = new URLSearchParams(params as [string, string][]).toString();
+      return query ? `${path}?${query}` : path;
+    },
+  };
+}
+
+/** The spaces one after another. */
+export function union(spaces: readonly Space[]): Space {
+  return {
+    size: spaces.reduce((n, s) => n + s.size, 0),
+    at(index) {
+      let rest = index;
+      for (const space of spaces) {
+        if (rest < space.size) return space.at(rest);
+        rest -= space.size;
+      }
+      throw new RangeError(`index ${index} is outside the space`);
+    },
+  };
+}
+
+/** Indexes past this would cost more memory to shuffle than a benchmark should. */
+const MAX_SPACE = 1 << 24;
+
+export interface Draw {
+  /** The next request's path: each of the space's requests once, in a shuffled order, then again. */
+  next(): string;
+  /** How many requests were drawn so far. */
+  readonly drawn: number;
+  readonly size: number;
+}
+
+/** Walks a space in an order shuffled by `seed` (Fisher-Yates over its indexes). */
+export function draw(space: Space, seed: number): Draw {
+  if (space.size < 1) throw new RangeError("an empty request space");
+  if (space.size > MAX_SPACE) throw new RangeError(`a request space of ${space.size} is too large to shuffle`);
+  const rand = random(seed);
+  const order = new Uint32Array(space.size);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const swap = order[i] as number;
+    order[i] = order[j] as number;
+    order[j] = swap;
+  }
+  let drawn = 0;
+  return {
+    next: () => space.at(order[drawn++ % order.length] as number),
+    get drawn() {
+      return drawn;
+    },
+    size: space.size,
+  };
+}
+
+/** What the workload needs to know of the data: totals for the unfiltered list and per board. */
+export interface Universe {
+  posts: number;
+  boardPosts: Record<string, number>;
+}
+
+export interface VariedScenario {
+  name: string;
+  label: string;
+  /** Whether the targets hold it to the reads' 100 ms (short terms have their own target). */
+  fastTarget: boolean;
+  space(universe: Universe): Space;
+}
+
+const POSTS = "/api/v1/posts";
+const CHANGELOGS = "/api/v1/changelogs";
+const sorts = values("sortBy", ["latest", "top"]);
+const search = (list: readonly string[]) => values("search", list);
+
+/** Words of a post's text: the title templates, the sentences, the features and the areas. */
+const postWords = () => wordsOf([...TITLES, ...SENTENCES, ...FEATURES, ...AREAS]);
+/** Words of the post titles around the feature (and of the features), and of the content and the areas. */
+const titleWords = () => wordsOf([...TITLES, ...FEATURES]);
+const contentWords = () => wordsOf([...SENTENCES, ...AREAS]);
+
+/** A letter in no post and no changelog, so a term holding it cannot match (checked by the tests). */
+export const ABSENT_LETTER = "q";
+
+/** Four-letter terms holding the absent letter once: 4 positions x 25^3 other letters. */
+function noMatchTerms(): Dimension {
+  const letters = "abcdefghijklmnopqrstuvwxyz".replace(ABSENT_LETTER, "");
+  const n = letters.length;
+  return {
+    size: 4 * n ** 3,
+    at(index) {
+      const position = index % 4;
+      let rest = Math.floor(index / 4);
+      const chars: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        chars.push(letters[rest % n] as string);
+        rest = Math.floor(rest / n);
+      }
+      chars.splice(position, 0, ABSENT_LETTER);
+      return [["search", chars.join("")]];
+    },
+  };
+}
+
+/** Terms of one or two letters: what no trigram index can serve. */
+function shortTerms(): string[] {
+  const letters = [..."abcdefghijklmnopqrstuvwxyz"];
+  return [...letters, ...letters.flatMap((a) => letters.map((b) => a + b))];
+}
+
+/** Every way to filter by board and/or status, at least one of them. */
+function boardStatusFilters(): Dimension {
+  const boards: Param[][] = [[], ...BOARD_IDS.map((b): Param[] => [["boardId", b]])];
+  const statuses: Param[][] = [[], ...STATUS_IDS.map((s): Param[] => [["statusId", s]])];
+  return choices(boards.flatMap((b) => statuses.map((s) => [...b, ...s])).filter((params) => params.length > 0));
+}
+
+/** One label, or two different ones, as a comma-separated list; or no label filter. */
+function labelFilters(): Param[][] {
+  const pairs = LABELS.flatMap((a, i) => LABELS.slice(i + 1).map((b) => `${a},${b}`));
+  return [[], ...[...LABELS, ...pairs].map((l): Param[] => [["labels", l]])];
+}
+
+const pagesOf = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+
+export const VARIED_SCENARIOS: VariedScenario[] = [
+  {
+    name: "varied-rare-word",
+    label: "search a rare number (~1,000 hits per 1M posts), alone or with a word of its sentence; pages 1-3",
+    fastTarget: true,
+    space: () => {
+      const withWords = substringsOf(wordsOf([RARE_SENTENCE])).flatMap((w) => RARE_NUMBERS.map((n) => `${n} ${w}`));
+      return product(POSTS, [search([...RARE_NUMBERS, ...withWords]), sorts, range("page", 1, 3)]);
+    },
+  },
+  {
+    name: "varied-common-word",
+    label: "search a common word or a 3+ letter part of one; pages 1-5, limit 10 or 20",
+    fastTarget: true,
+    space: () => product(POSTS, [search(substringsOf(postWords())), sorts, range("page", 1, 5), values("limit", ["10", "20"])]),
+  },
+  {
+    name: "varied-word-pair",
+    label: "search two words (a title word with a content word); pages 1-2",
+    fastTarget: true,
+    space: () => {
+      const content = contentWords();
+      // In one order only: "a b" and "b a" are the same search.
+      const pairs = new Set(titleWords().flatMap((a) => content.filter((b) => b !== a).map((b) => [a, b].sort().join(" "))));
+      return product(POSTS, [search([...pairs].sort()), sorts, range("page", 1, 2)]);
+    },
+  },
+  {
+    name: "varied-word-filter",
+    label: "search a word (or part) with boardId and/or statusId",
+    fastTarget: true,
+    space: () => product(POSTS, [search(substringsOf(postWords())), boardStatusFilters(), sorts]),
+  },
+  {
+    name: "varied-deep-page",
+    label: "no search, page uniform over the whole list (limit 20), sometimes on one board",
+    fastTarget: true,
+    space: (universe) =>
+      union([
+        product(POSTS, [values("limit", ["20"]), range("page", 1, pagesOf(universe.posts, 20)), sorts]),
+        ...BOARD_IDS.map((board) =>
+          product(POSTS, [values("boardId", [board]), values("limit", ["20"]), range("page", 1, pagesOf(universe.boardPosts[board] ?? 0, 20)), sorts]),
+        ),
+      ]),
+  },
+  {
+    name: "varied-no-match",
+    label: `search a 4-letter term that matches nothing (holds "${ABSENT_LETTER}")`,
+    fastTarget: true,
+    space: () => product(POSTS, [noMatchTerms(), sorts]),
+  },
+  {
+    name: "varied-short-term",
+    label: "search only 1-2 letter terms (one or two of them): no trigram index helps",
+    fastTarget: false,
+    space: () => {
+      const terms = shortTerms();
+      return union([
+        product(POSTS, [search(terms), sorts]),
+        product(POSTS, [search(terms.flatMap((a, i) => terms.slice(i + 1).map((b) => `${a} ${b}`))), sorts]),
+      ]);
+    },
+  },
+  {
+    name: "varied-changelogs",
+    label: "changelogs: search a word (or part) with status and/or labels",
+    fastTarget: true,
+    space: () => {
+      const statuses: Param[][] = [[], [["status", "Draft"]], [["status", "Published"]]];
+      const filters = statuses.flatMap((s) => labelFilters().map((l) => [...s, ...l])).filter((p) => p.length > 0);
+      return product(CHANGELOGS, [search(substringsOf(wordsOf([...CHANGELOG_TEXT, ...FEATURES, ...AREAS]))), choices(filters)]);
+    },
+  },
+];
