@@ -21,7 +21,13 @@ export function createAdapter(url = env().DATABASE_URL) {
     // for the server's event loop, where db.ts's write() waits on a timer instead.
     return new PrismaBetterSQLite3({ url: file, timeout: inNextServer() ? 0 : config.DATABASE_LOCK_TIMEOUT_MS });
   }
-  return new PrismaPg({
+  return new PrismaPg(postgresPoolConfig(url));
+}
+
+/** The pool settings of every PostgreSQL connection the app opens (Prisma's and read()'s). */
+export function postgresPoolConfig(url: string) {
+  const config = env();
+  return {
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
     connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
@@ -31,7 +37,7 @@ export function createAdapter(url = env().DATABASE_URL) {
     // a request past the statement timeout and a margin for the round trip.
     query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 2_000,
     idleTimeoutMillis: 30_000,
-  });
+  };
 }
 
 export function createMigrationAdapter() {

@@ -1,7 +1,9 @@
-import { createAdapter } from "./db-adapter";
+import pg from "pg";
+import { createAdapter, postgresPoolConfig } from "./db-adapter";
 import { isLockBusy } from "./db-errors";
 import { dialect } from "./dialect";
 import { env, sqlitePath } from "./env";
+import { log } from "./log";
 import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
@@ -32,7 +34,7 @@ function createClient(): Db {
 export const db: Db = globalForDb.feedbackDb ?? createClient();
 globalForDb.feedbackDb = db;
 
-const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool };
+const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool; feedbackPgReadPool?: pg.Pool };
 
 function sqliteReadPool(): ReadPool {
   if (!globalForReader.feedbackReadPool) {
@@ -48,18 +50,47 @@ function sqliteReadPool(): ReadPool {
   return globalForReader.feedbackReadPool;
 }
 
+// pg's default parsers read a timestamp without time zone in the process's zone; the columns
+// hold UTC (as Prisma writes them).
+const TIMESTAMP = 1114;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP && format !== "binary"
+      ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * PostgreSQL reads skip Prisma's client: through it a query costs about 0.5 ms of this
+ * process's CPU before the server sees it, through pg about 0.1 ms (measured on one changelog by
+ * id). Its own pool, with the same settings; writes and transactions stay with Prisma.
+ */
+function postgresReadPool(): pg.Pool {
+  if (!globalForReader.feedbackPgReadPool) {
+    globalForReader.feedbackPgReadPool = new pg.Pool({
+      ...postgresPoolConfig(env().DATABASE_URL),
+      types: pgTypes,
+      // The command line reads too, and must still exit when its work is done.
+      allowExitOnIdle: true,
+    });
+    // An idle connection the server drops (a restart) is replaced on the next read.
+    globalForReader.feedbackPgReadPool.on("error", (error) => log("warn", "an idle database connection failed", { reason: error.message }));
+  }
+  return globalForReader.feedbackPgReadPool;
+}
+
 /**
  * Runs a read (a SELECT written with Prisma.sql) and returns its rows as `type` describes them:
  * times as Date, booleans as boolean, numbers as number, whichever engine ran it. On SQLite it
  * runs on a worker thread with its own read-only connection and kept statements
  * (lib/sqlite/read-pool.ts): the event loop never waits for SQLite, and it skips the per-query
- * cost of Prisma's client. On PostgreSQL it is Prisma's $queryRaw.
+ * cost of Prisma's client. On PostgreSQL it runs on pg's pool (postgresReadPool above).
  */
 export async function read<T>(query: Prisma.Sql, type: RowType<T>): Promise<T[]> {
   const rows = (
     dialect.engine === "sqlite"
       ? await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))
-      : await db.$queryRaw<unknown[]>(query)
+      : (await postgresReadPool().query({ text: query.text, values: query.values.map(dialect.encode) })).rows
   ) as Record<string, unknown>[];
   // Column by column, and only the columns this engine returns in another type.
   for (const [column, kind] of type.kinds) {
@@ -72,6 +103,8 @@ export async function read<T>(query: Prisma.Sql, type: RowType<T>): Promise<T[]>
 export async function closeReaders(): Promise<void> {
   await globalForReader.feedbackReadPool?.close();
   globalForReader.feedbackReadPool = undefined;
+  await globalForReader.feedbackPgReadPool?.end();
+  globalForReader.feedbackPgReadPool = undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

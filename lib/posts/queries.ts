@@ -1,5 +1,5 @@
 import { Prisma, read } from "../db";
-import { type Dialect, dialect } from "../dialect";
+import { type Dialect, dialect, unindexable } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
@@ -145,11 +145,16 @@ async function readPage(
 
 export async function listPosts(query: ListPostsQuery) {
   const filter = postFilter(query);
-  // The page first: its rows carry the table's version, so a cached total costs no query.
-  const rows = await pageRows(query, filter);
+  const total = (known?: number) => exactTotal("Post", filter.where, () => readCount(countSql(filter)), known);
+  // A search no index can serve (only one- and two-character terms) reads every row to find
+  // its page; its bounded count stops early when the terms are common, so count it first and
+  // skip the page when nothing matches. Otherwise the page first: its rows carry the table's
+  // version, so a cached total costs no query.
+  const countFirst = unindexable(filter.terms) ? await total() : undefined;
+  const rows = countFirst === 0 ? [] : await pageRows(query, filter);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
-  const count = await exactTotal("Post", filter.where, () => readCount(countSql(filter)), rows[0]?.dataVersion);
+  const count = countFirst ?? (await total(rows[0]?.dataVersion));
   return {
     posts: shown.map(serializePost),
     ...listTotal(count, filter.terms.length > 0),
