@@ -28,8 +28,10 @@ describe("a server outside UTC", () => {
     const seen: string[] = [];
     let cursor: string | null = "";
     while (cursor !== null) {
-      const { body } = await app.json(`/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`);
-      seen.push(...body.data.map((p: { id: string }) => p.id));
+      const { body } = await app.json<{ data: { id: string }[]; pagination: { nextCursor: string | null } }>(
+        `/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      seen.push(...body.data.map((p) => p.id));
       cursor = body.pagination.nextCursor;
     }
     assert.deepEqual(seen, latestOrder());
