@@ -7,6 +7,11 @@ import { dataset, latestOrder, posts } from "../support/dataset";
 // the columns hold UTC, and each engine's driver would otherwise read (or bind) them in the
 // process's zone. A server in Los Angeles gives the same answers as one in UTC.
 
+interface Page {
+  data: { id: string }[];
+  pagination: { nextCursor: string | null };
+}
+
 let app: TestApp;
 before(async () => {
   app = await startApp({ dataset, env: { TZ: "America/Los_Angeles" } });
@@ -28,9 +33,8 @@ describe("a server outside UTC", () => {
     const seen: string[] = [];
     let cursor: string | null = "";
     while (cursor !== null) {
-      const { body } = await app.json<{ data: { id: string }[]; pagination: { nextCursor: string | null } }>(
-        `/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`,
-      );
+      const path = `/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`;
+      const { body }: { body: Page } = await app.json<Page>(path);
       seen.push(...body.data.map((p) => p.id));
       cursor = body.pagination.nextCursor;
     }
