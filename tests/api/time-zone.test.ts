@@ -33,7 +33,7 @@ describe("a server outside UTC", () => {
     const seen: string[] = [];
     let cursor: string | null = "";
     while (cursor !== null) {
-      const path = `/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`;
+      const path: string = `/api/v1/posts?limit=4${cursor ? `&cursor=${cursor}` : ""}`;
       const { body }: { body: Page } = await app.json<Page>(path);
       seen.push(...body.data.map((p) => p.id));
       cursor = body.pagination.nextCursor;
