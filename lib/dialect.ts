@@ -49,9 +49,6 @@ const TRIGRAM = 3;
 
 const indexedTerms = (terms: string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
 
-/** Whether no term of a search can be found through a trigram index, on either engine. */
-export const unindexable = (terms: string[]) => terms.length > 0 && indexedTerms(terms).length === 0;
-
 /**
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
  * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches

@@ -1,5 +1,5 @@
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, unindexable } from "../dialect";
+import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
@@ -146,11 +146,12 @@ async function readPage(
 export async function listPosts(query: ListPostsQuery) {
   const filter = postFilter(query);
   const total = (known?: number) => exactTotal("Post", filter.where, () => readCount(countSql(filter)), known);
-  // A search no index can serve (only one- and two-character terms) reads every row to find
-  // its page; its bounded count stops early when the terms are common, so count it first and
-  // skip the page when nothing matches. Otherwise the page first: its rows carry the table's
-  // version, so a cached total costs no query.
-  const countFirst = unindexable(filter.terms) ? await total() : undefined;
+  // A search counts first: its count is bounded (cheap even for a common word), it tells the
+  // hand-made plan how rare the terms are (search-plan.ts), and a search that matches nothing
+  // needs no page, which spares a search no index serves (one- and two-character terms) a
+  // second read of every row. A list without a search reads its page first: its rows carry the
+  // table's version, so a cached total costs no query.
+  const countFirst = filter.terms.length ? await total() : undefined;
   const rows = countFirst === 0 ? [] : await pageRows(query, filter);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
