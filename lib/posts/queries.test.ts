@@ -4,7 +4,7 @@ import { dialects } from "../dialect";
 import { after } from "../keyset";
 import { countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
 import type { ListPostsQuery } from "./schemas";
-import { walkSql } from "./search-plan";
+import { walkLength, walkSql } from "./search-plan";
 
 // The SQL each engine gets for a post list. The speed of the list rests on its shape (see the
 // comments in queries.ts and search-plan.ts); a refactor that loses a piece fails here.
@@ -89,14 +89,22 @@ describe("post search on SQLite", () => {
   it("walks a bounded prefix of the sort order, testing each row", () => {
     const filter = postFilter(query({ boardId: "b1", search: "dark" }), d);
     const order = orderOn("latest");
-    const walk = walkSql({ filter, order, limit: 20, offset: 0 }, d);
+    const walk = walkSql({ filter, order, limit: 20, offset: 0 }, 1000, d);
     assert.ok(walk);
     assert.equal(
       oneLine(walk.sql),
       `SELECT w."id" FROM ( SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t WHERE t."boardId" = ? ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ?) w WHERE instr(w."searchText", ?) > 0 ORDER BY w."createdAt" DESC, w."id" DESC LIMIT ? OFFSET ?`,
     );
     assert.deepEqual(walk.values, ["b1", 1000, "dark", 20, 0]);
-    assert.equal(walkSql({ filter, order, limit: 100, offset: 1000 }, d), null, "a deep page goes to the index");
+  });
+
+  it("walks twice what the matches' share predicts, and asks the index when that is long", () => {
+    assert.equal(walkLength(21, 10_001, 1_000_000), 4200, "a common word: a short walk");
+    assert.equal(walkLength(21, 5_000, 1_000_000), 8400, "two words together");
+    assert.equal(walkLength(21, 1_000, 1_000_000), null, "a rare word goes to the index");
+    assert.equal(walkLength(10_021, 10_001, 1_000_000), null, "a deep page goes to the index");
+    assert.equal(walkLength(21, 30, 40), 56, "never shorter than the page");
+    assert.equal(walkLength(21, 0, 1_000_000), null, "no matches, no walk");
   });
 });
 

@@ -109,6 +109,9 @@ export function rowsSql(page: Prisma.Sql, sortBy: SortBy): Prisma.Sql {
 
 type Row = PostRow & VersionedRow;
 
+/** An upper bound on the posts there are, from the end of the rowid index alone (SQLite). */
+const tableRows = () => readCount(Prisma.sql`SELECT max("seq") AS "total" FROM "Post"`);
+
 /**
  * The page's rows, one more than asked when there are more after it. A deep page without a
  * search seeks to a remembered position (lib/positions.ts) instead of stepping over every row
@@ -140,7 +143,7 @@ async function readPage(
   rowsOf: (page: Prisma.Sql) => Promise<Row[]>,
 ): Promise<Row[]> {
   const walk = { filter, order: orderOn(sortBy), limit, offset };
-  return (await pageByWalking(walk, dialect, rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
+  return (await pageByWalking(walk, dialect, tableRows, rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
 }
 
 export async function listPosts(query: ListPostsQuery) {
