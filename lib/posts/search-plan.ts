@@ -1,7 +1,7 @@
 import { Prisma } from "../db";
 import type { Dialect } from "../dialect";
 import { where } from "../sql";
-import { totalHint } from "../totals";
+import { SEARCH_TOTAL_LIMIT, totalHint } from "../totals";
 import type { PostFilter } from "./queries";
 
 // Searching posts where the planner cannot choose (SQLite, see Dialect.plansSearchByHand): a
@@ -12,8 +12,11 @@ import type { PostFilter } from "./queries";
 // page, that page is exact (every match before it lies in the walked prefix). Otherwise, or if
 // an unlucky stretch left the page short, the caller's plain page query asks the index.
 
-/** The longest walk: about as costly as sorting a rare term's matches from the index. */
+/** The longest walk for a search with an exact count: about as costly as sorting its matches. */
 const WALK_MAX = 20_000;
+/** A search whose count was bounded matches one row in a hundred or more: walk 50 a row shown. */
+const COMMON_WALK_FACTOR = 50;
+const COMMON_WALK_MAX = 5_000;
 
 export interface Walk {
   filter: PostFilter;
@@ -25,11 +28,16 @@ export interface Walk {
 
 /**
  * How many rows of the order to walk for a page ending at row `needed`, when `matches` of at
- * most `rows` rows match (a bounded count is a lower bound, which only lengthens the walk):
- * twice what the matches' share predicts, or null when that is longer than WALK_MAX.
+ * most `rows` rows match, or null when the index should be asked instead. An exact count gives
+ * the share: walk twice what it predicts, up to WALK_MAX. A bounded count (past
+ * SEARCH_TOTAL_LIMIT) only says the term is common: walk a fixed multiple of the page.
  */
 export function walkLength(needed: number, matches: number | undefined, rows: number): number | null {
   if (!matches) return null;
+  if (matches > SEARCH_TOTAL_LIMIT) {
+    const length = needed * COMMON_WALK_FACTOR;
+    return length <= COMMON_WALK_MAX * 10 ? Math.min(length, COMMON_WALK_MAX) : null;
+  }
   const length = Math.max(needed, Math.ceil((2 * needed * rows) / matches));
   return length <= WALK_MAX ? length : null;
 }
