@@ -33,6 +33,7 @@ import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
 import { type Context, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
+import { serverArgs } from "../lib/server-command";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, "bench", ".data");
@@ -266,7 +267,8 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
     BASELINE_PORT: String(port),
   };
   const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const args = kind === "app" ? serverArgs(root) : ["--import", "tsx", script];
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
   const server: Server = { process: child, port, seen: new Map() };
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the ${kind} server exited with ${child.exitCode}`);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FullConfig } from "@playwright/test";
+import { serverArgs } from "../lib/server-command";
 
 // A throwaway SQLite database, migrated and filled from e2e/fixtures/dataset.json, a
 // read/write key and a read-only key, and the production server on it. The keys reach the
@@ -51,7 +52,7 @@ export default async function globalSetup(config: FullConfig) {
   process.env.E2E_DATABASE_URL = databaseUrl;
 
   let output = "";
-  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+  const server = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     env: {
       ...process.env,

@@ -9,6 +9,7 @@ import { db } from "../lib/db";
 import { env } from "../lib/env";
 import { ensureMigrated } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
+import { serverArgs } from "../lib/server-command";
 
 const root = path.resolve(import.meta.dirname, "..");
 const next = path.join(root, "node_modules", ".bin", "next");
@@ -70,7 +71,7 @@ async function main(): Promise<void> {
   const config = env();
   const key = await prepareDatabase();
   buildIfStale();
-  const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+  const server = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },

@@ -5,6 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort, startApp, type TestApp } from "../support/app";
+import { serverArgs } from "../../lib/server-command";
 
 // WEB_CONCURRENCY=2: a primary and two workers behind one port. Which process served a
 // request is read from the operating system, not from anything the server tells a client:
@@ -208,7 +209,7 @@ describe("WEB_CONCURRENCY=2", () => {
 /** Runs server.ts until it exits by itself (at most 60 s), for starts that must fail. */
 async function serverExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const root = path.resolve(import.meta.dirname, "..", "..");
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+  const child = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", HOSTNAME: "127.0.0.1", PORT: String(await freePort()), LOG_FORMAT: "json", ...env },
     stdio: ["ignore", "pipe", "pipe"],

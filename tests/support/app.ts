@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { assertNoSecrets, cookieValues, keysIn } from "./log-secrets";
+import { serverArgs } from "../../lib/server-command";
 
 // Starts the production build of the app on a throwaway database, as a real HTTP server, for
 // API tests. TEST_ENGINE picks SQLite (default) or PostgreSQL; for PostgreSQL, TEST_POSTGRES_URL
@@ -190,7 +191,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let output = "";
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+    const child = spawn(process.execPath, serverArgs(root), {
       cwd: root,
       env: {
         ...process.env,
