@@ -39,14 +39,23 @@ export interface Seek {
 
 /**
  * The seek for the page at `offset`, or null when OFFSET alone is as cheap (a shallow page) or
- * no positions are remembered yet (they are then built in the background for the next pages).
+ * no positions are remembered yet. They are then built in the background for the next pages,
+ * but only for a list known (`total`, its last count) to reach that deep: a page past the end
+ * must not cost a pass over the whole order.
  */
-export function seekFor(table: Table, where: Prisma.Sql, order: SortOrder, alias: string, offset: number): Seek | null {
+export function seekFor(
+  table: Table,
+  where: Prisma.Sql,
+  order: SortOrder,
+  alias: string,
+  offset: number,
+  total: number | undefined,
+): Seek | null {
   if (offset < EVERY) return null;
   const key = keyOf(table, where, order);
   const positions = remembered.get(key);
   if (!positions) {
-    build(table, where, order, key);
+    if (total !== undefined && offset < total) build(table, where, order, key);
     return null;
   }
   const index = Math.min(Math.floor(offset / EVERY), positions.keys.length);
@@ -83,6 +92,7 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
       const version = rows[0]?.dataVersion ?? (await currentVersion(table));
       remembered.delete(key);
       remembered.set(key, { version, keys: rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number])) });
+      log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version });
       if (remembered.size > MAX_ENTRIES) remembered.delete(remembered.keys().next().value as string);
     })
     .catch((error: unknown) =>

@@ -10,7 +10,6 @@ import { type ChangelogRow, serializeChangelog } from "./serialize";
 
 // Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
 // (updatedAt for a Draft, publishedAt once Published), ties by id.
-const ORDER = `t."status" ASC, t."sortAt" DESC, t."id" DESC`;
 const SORT: SortOrder = {
   name: "drafts-then-newest",
   columns: [
@@ -19,6 +18,7 @@ const SORT: SortOrder = {
     { name: "id", kind: "text", descending: true },
   ],
 };
+const ORDER = SORT.columns.map((c) => `t."${c.name}" ${c.descending ? "DESC" : "ASC"}`).join(", ");
 
 const TIMES = { publishedAt: "time", createdAt: "time", updatedAt: "time" } as const;
 const changelogRow = rowType<ChangelogRow>(TIMES);

@@ -5,7 +5,7 @@ import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
-import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
+import { boundedCount, dataVersionColumn, exactTotal, listTotal, totalHint, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
 import { pageByWalking } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -87,7 +87,7 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
 /**
  * Page through the narrow index first, then join only the rows that are shown. The page is
  * identified by "id", which every sort index holds, so both engines read it from the index
- * alone (PostgreSQL's indexes do not hold "seq", SQLite's hold it as the rowid).
+ * alone.
  */
 export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number, d: Dialect = dialect): Prisma.Sql {
   return Prisma.sql`SELECT t."id" FROM "Post" t ${pageWhere(filter, d)} ORDER BY ${orderOn(sortBy)("t")} LIMIT ${limit} OFFSET ${offset}`;
@@ -122,15 +122,17 @@ async function pageRows(query: ListPostsQuery, filter: PostFilter): Promise<Row[
   const limit = query.limit + 1;
   const rowsOf = (page: Prisma.Sql) => read(rowsSql(page, query.sortBy), postRow);
   if (query.cursor) {
-    filter.start = after(order, "t", decodeCursor(order, query.cursor));
-    return readPage(filter, query.sortBy, limit, 0, rowsOf);
+    const start = after(order, "t", decodeCursor(order, query.cursor));
+    return readPage({ ...filter, start }, query.sortBy, limit, 0, rowsOf);
   }
   const offset = pageOffset(query.page, query.limit);
-  const seek = filter.terms.length ? null : seekFor("Post", filter.where, order, "t", offset);
+  const seek = filter.terms.length ? null : seekFor("Post", filter.where, order, "t", offset, totalHint("Post", filter.where));
   if (seek) {
     const rows = await readPage({ ...filter, start: seek.start }, query.sortBy, limit, seek.offset, rowsOf);
     if (rows[0] && rows[0].dataVersion === seek.version) return rows;
-    stale("Post", filter.where, order);
+    // Rows of another version: the positions are stale. No rows: the OFFSET read says whether
+    // the page is really past the end.
+    if (rows[0]) stale("Post", filter.where, order);
   }
   return readPage(filter, query.sortBy, limit, offset, rowsOf);
 }

@@ -173,6 +173,9 @@ describe("deep pages", () => {
       await check("top", "&boardId=demo_board_1", `"boardId" = ?`, ["demo_board_1"]);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    const built = () => app.output().match(/remembered positions in a sort order/g)?.length ?? 0;
+    assert.ok(built() >= 2, "positions were remembered for both lists (the pages above used them)");
+    const before = built();
     // A change to a sort column moves the data version: remembered positions are not used
     // for it, and the pages stay exact.
     const [moved] = await oracle("top", `"boardId" = ?`, ["demo_board_1"]).then((all) => all.slice(-1));
@@ -181,5 +184,17 @@ describe("deep pages", () => {
     assert.equal(expected[0], moved);
     const { body } = await get("/api/v1/posts?sortBy=top&limit=20&page=111&boardId=demo_board_1");
     assert.deepEqual(ids(body), expected.slice(2200, 2220));
+    for (let i = 0; i < 50 && built() === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(built() > before, "the stale positions were built again");
+  });
+
+  it("does not remember positions for a page past the end", async () => {
+    const before = app.output().match(/remembered positions/g)?.length ?? 0;
+    for (let i = 0; i < 3; i++) {
+      const { body } = await get("/api/v1/posts?limit=20&page=900&boardId=demo_board_5&statusId=demo_status_1");
+      assert.deepEqual(body.data, []);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(app.output().match(/remembered positions/g)?.length ?? 0, before);
   });
 });
