@@ -14,7 +14,13 @@ async function readLimited(req: Request): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // Node ends the stream with "aborted" (ECONNRESET) when the client goes away mid-body:
+      // the client's doing, not the database's (whose errors share that code).
+      throw new ApiError("invalid_request", "The request body was cut off before its end.", {
+        details: [{ field: "body", message: "was cut off before its end" }],
+      });
+    });
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {

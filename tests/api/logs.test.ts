@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
@@ -107,5 +108,34 @@ describe("request log (LOG_FORMAT=json)", () => {
     assert.throws(() => assertNoSecrets(line("Bearer fbk_abc"), []), /logged a secret on 1 line/);
     assert.throws(() => assertNoSecrets(line("sessionvalue-0123456789"), ["sessionvalue-0123456789"]), /logged a secret/);
     assert.doesNotThrow(() => assertNoSecrets(line("nothing to see"), ["sessionvalue-0123456789"]));
+  });
+});
+
+describe("a client that goes away mid-body", () => {
+  it("is logged as a cut-off request, never as the database being unavailable", async () => {
+    const { port, hostname } = new URL(app.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(
+      [
+        "PUT /api/v1/comments/c-first HTTP/1.1",
+        `Host: ${hostname}:${port}`,
+        `Authorization: Bearer ${app.keys.write}`,
+        "Content-Type: application/json",
+        "Content-Length: 100",
+        "",
+        '{"pinComment":',
+      ].join("\r\n"),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    const deadline = Date.now() + 5000;
+    let line: LogRecord | undefined;
+    while (!line && Date.now() < deadline) {
+      line = records().find((r) => r.msg === "request" && r.method === "PUT" && r.status === 400);
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(line, "the cut-off PUT has its request line, a 400");
+    assert.doesNotMatch(app.output(), /database is unavailable/);
   });
 });
