@@ -17,8 +17,10 @@ export interface Dialect {
   /**
    * Every term occurs in `alias."searchText"`, found through the table's trigram index.
    * `filtered`: other conditions on indexed columns come with it, which may find fewer rows.
+   * `through`: the terms to find through the index (by default every term it can serve); the
+   * others are tested row by row on what those leave.
    */
-  search(table: SearchTable, alias: string, terms: string[], filtered?: boolean): Prisma.Sql;
+  search(table: SearchTable, alias: string, terms: string[], filtered?: boolean, through?: string[]): Prisma.Sql;
   /**
    * Whether searches need a plan chosen by hand (lib/posts/search-plan.ts): SQLite's planner
    * cannot see how many rows an FTS5 match gives, PostgreSQL's estimates pg_trgm matches.
@@ -47,7 +49,8 @@ export interface Dialect {
 /** Trigram indexes can only serve terms of three characters or more. */
 const TRIGRAM = 3;
 
-const indexedTerms = (terms: string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
+/** The terms a trigram index can serve. */
+export const indexedTerms = (terms: string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
 
 /**
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
@@ -77,10 +80,10 @@ const instr = containsWith("instr");
 export const sqlite: Dialect = {
   engine: "sqlite",
   contains: instr,
-  search(table, alias, terms, filtered = false) {
+  search(table, alias, terms, filtered = false, through = indexedTerms(terms)) {
     // The index answers terms of three characters or more exactly; shorter ones are checked
     // row by row on what the index leaves (or on every row, if no term is long enough).
-    const indexed = indexedTerms(terms);
+    const indexed = through;
     const short = terms.filter((t) => !indexed.includes(t));
     const conditions = short.length ? [instr(alias, short)] : [];
     if (indexed.length) {

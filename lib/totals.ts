@@ -23,9 +23,9 @@ type Table = "Post" | "Changelog";
  */
 export const SEARCH_TOTAL_LIMIT = 10_000;
 
-/** A count of the rows `select` gives, stopping one past the search limit. */
-export function boundedCount(select: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`SELECT count(*) AS "total" FROM (${select} LIMIT ${SEARCH_TOTAL_LIMIT + 1}) counted`;
+/** A count of the rows `select` gives, stopping one past `limit` (by default the search limit). */
+export function boundedCount(select: Prisma.Sql, limit = SEARCH_TOTAL_LIMIT): Prisma.Sql {
+  return Prisma.sql`SELECT count(*) AS "total" FROM (${select} LIMIT ${limit + 1}) counted`;
 }
 
 /** A list's total as shown: a search's count is bounded, anything else's exact. */

@@ -78,6 +78,16 @@ describe("post search on SQLite", () => {
     assert.equal(oneLine(where.sql), `WHERE t."boardId" = ? AND +t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?)`);
   });
 
+  it("finds only a rare term through the index when told, testing the others on its rows", () => {
+    const filter = postFilter(query({ search: "137 people" }), d, ["137"]);
+    assert.equal(
+      oneLine(filter.where.sql),
+      `WHERE t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?) AND instr(t."searchText", ?) > 0`,
+    );
+    assert.deepEqual(filter.where.values, ['"137"', "people"]);
+    assert.match(oneLine(countSql(filter, d).sql), /FROM \(SELECT 1 FROM "Post" t WHERE/, "counted on the rows, not by the index alone");
+  });
+
   it("counts a search on its own from the index alone, when the index answers every term", () => {
     assert.equal(
       oneLine(countSql(postFilter(query({ search: "dark mode" }), d), d).sql),

@@ -7,7 +7,7 @@ import { after, decodeCursor, encodeCursor, type SortKey, type SortOrder } from 
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, listTotal, totalHint, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
-import { pageByWalking } from "./search-plan";
+import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
 
 type SortBy = ListPostsQuery["sortBy"];
@@ -46,21 +46,24 @@ export interface PostFilter {
   /** The filters other than search, on alias t. */
   plain: Prisma.Sql[];
   terms: string[];
+  /** The terms found through the index, when not all of them. */
+  through?: string[];
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
   start?: Prisma.Sql;
 }
 
-export function postFilter(query: ListPostsQuery, d: Dialect = dialect): PostFilter {
+/** `through`: the terms to find through the index (search-plan.ts's rareTerm), if not all. */
+export function postFilter(query: ListPostsQuery, d: Dialect = dialect, through?: string[]): PostFilter {
   const plain: Prisma.Sql[] = [];
   if (query.id) plain.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.boardId) plain.push(Prisma.sql`t."boardId" = ${query.boardId}`);
   if (query.statusId) plain.push(Prisma.sql`t."statusId" = ${query.statusId}`);
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
-  const search = terms.length ? [d.search("Post", "t", terms, plain.length > 0)] : [];
-  return { plain, terms, where: where([...plain, ...search]) };
+  const search = terms.length ? [d.search("Post", "t", terms, plain.length > 0, through)] : [];
+  return { plain, terms, through, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -68,7 +71,7 @@ const pageWhere = (filter: PostFilter, d: Dialect) =>
   where([
     ...filter.plain,
     ...(filter.start ? [filter.start] : []),
-    ...(filter.terms.length ? [d.search("Post", "t", filter.terms, filter.plain.length > 0)] : []),
+    ...(filter.terms.length ? [d.search("Post", "t", filter.terms, filter.plain.length > 0, filter.through)] : []),
   ]);
 
 /** The sort order's ORDER BY list on a given alias. */
@@ -81,7 +84,8 @@ export const orderOn = (sortBy: SortBy) => (alias: string) =>
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
-  return boundedCount((!filter.plain.length && d.matches("Post", filter.terms)) || Prisma.sql`SELECT 1 FROM "Post" t ${filter.where}`);
+  const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms);
+  return boundedCount(fromIndex || Prisma.sql`SELECT 1 FROM "Post" t ${filter.where}`);
 }
 
 /**
@@ -149,7 +153,8 @@ async function readPage(
 }
 
 export async function listPosts(query: ListPostsQuery) {
-  const filter = postFilter(query);
+  const rare = await rareTerm(dialect, "Post", searchTerms(query.search));
+  const filter = postFilter(query, dialect, rare ? [rare] : undefined);
   const total = (known?: number) => exactTotal("Post", filter.where, () => readCount(countSql(filter)), known);
   // A search counts first: its count is bounded (cheap even for a common word), it tells the
   // hand-made plan how rare the terms are (search-plan.ts), and a search that matches nothing

@@ -1,7 +1,7 @@
 import { Prisma } from "../db";
-import type { Dialect } from "../dialect";
-import { where } from "../sql";
-import { SEARCH_TOTAL_LIMIT, totalHint } from "../totals";
+import { type Dialect, indexedTerms, type SearchTable } from "../dialect";
+import { readCount, where } from "../sql";
+import { boundedCount, SEARCH_TOTAL_LIMIT, totalHint } from "../totals";
 import type { PostFilter } from "./queries";
 
 // Searching posts where the planner cannot choose (SQLite, see Dialect.plansSearchByHand): a
@@ -11,6 +11,28 @@ import type { PostFilter } from "./queries";
 // should hold the page twice over. If that walk is short enough, walk it: if it holds the whole
 // page, that page is exact (every match before it lies in the walked prefix). Otherwise, or if
 // an unlucky stretch left the page short, the caller's plain page query asks the index.
+
+/** A term with at most this many matches is found alone; the others are tested on its rows. */
+const RARE_TERM = 2000;
+
+/**
+ * Of several terms, one rare enough to find through the index alone, or null. Asking the index
+ * for every term makes it read each term's whole match list: a rare number with a common word
+ * ("137 people") read the common word's 100,000 matches to keep 1,000. Each term's count stops
+ * at RARE_TERM + 1, so asking costs little even for a common one.
+ */
+export async function rareTerm(d: Dialect, table: SearchTable, terms: string[]): Promise<string | null> {
+  const indexed = indexedTerms(terms);
+  if (!d.plansSearchByHand || indexed.length < 2) return null;
+  const counts = await Promise.all(
+    indexed.map(async (term) => {
+      const matches = d.matches(table, [term]);
+      return matches ? readCount(boundedCount(matches, RARE_TERM)) : Number.POSITIVE_INFINITY;
+    }),
+  );
+  const fewest = Math.min(...counts);
+  return fewest <= RARE_TERM ? (indexed[counts.indexOf(fewest)] ?? null) : null;
+}
 
 /** The longest walk for a search with an exact count: about as costly as sorting its matches. */
 const WALK_MAX = 20_000;

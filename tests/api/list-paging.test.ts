@@ -87,6 +87,23 @@ describe("bounded search totals", () => {
   });
 });
 
+describe("a rare term with a common one", () => {
+  it("gives exactly the rows of both, in either order, with a filter and without", async () => {
+    for (const [sortBy, filter, where, params] of [
+      ["latest", "", `"searchText" LIKE ? AND "searchText" LIKE ?`, ["%okta%", "%the%"]],
+      ["top", "&boardId=demo_board_4", `"searchText" LIKE ? AND "searchText" LIKE ? AND "boardId" = ?`, ["%okta%", "%the%", "demo_board_4"]],
+    ] as const) {
+      const expected = await oracle(sortBy, where, [...params]);
+      assert.ok(expected.length > 20 && expected.length < 2000, `a rare pair: ${expected.length}`);
+      const { body } = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=100${filter}`);
+      assert.deepEqual(ids(body), expected.slice(0, 100));
+      assert.equal(body.pagination.total, expected.length);
+      const last = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&page=${Math.ceil(expected.length / 20)}${filter}`);
+      assert.deepEqual(ids(last.body), expected.slice(Math.floor((expected.length - 1) / 20) * 20));
+    }
+  });
+});
+
 describe("cursors", () => {
   it("walk a whole filtered list, page after page, to exactly the rows pages give", async () => {
     const expected = await oracle("top", `"boardId" = ? AND "statusId" = ?`, ["demo_board_3", "demo_status_2"]);
