@@ -4,50 +4,25 @@
 // seeded, shuffled order: no request repeats until the space is used up, and the same seed
 // gives the same sequence, so runs stay comparable.
 //
-// The vocabulary below is a copy of lib/seed/seed.ts's (importing that module would open the
-// database); bench/workload.test.ts checks the copy against the seed's source.
+// The vocabulary is the seed's own (lib/seed/vocabulary.ts), and so is the random source.
 
-export const FEATURES = ["dark mode", "SSO with Okta", "CSV export", "a Slack integration", "keyboard shortcuts", "two-factor authentication", "custom domains", "webhooks", "a public roadmap", "bulk editing", "saved filters", "an iOS widget", "Markdown in comments", "a Zapier app", "email digests", "audit logs", "team permissions", "a GitHub sync", "offline mode", "multi-language support"];
-export const AREAS = ["the dashboard", "the mobile app", "the API", "the editor", "reports", "the billing page", "notifications", "search", "the changelog", "the widget"];
-export const TITLES = ["Add {f} to {a}", "Support {f}", "Please bring {f} to {a}", "{F} for {a}", "Bug: {a} breaks with {f}", "Improve {a} performance", "Allow {f} in {a}", "Crash when opening {a}"];
-export const SENTENCES = [
-  "Our team of {n} people relies on this every day.",
-  "Right now we work around it by hand, which takes hours each week.",
-  "Competitors already offer this, and customers keep asking us about it.",
-  "It would make {a} much easier to use on small screens.",
-  "This matters most for our enterprise customers.",
-  "Happy to beta test it if that helps.",
-  "Steps to reproduce: open {a}, switch teams, then reload the page.",
-  "Café owners in our community mention it constantly — très important!",
-  "We saw a 50% drop in usage after the last change to {a}.",
-  "A toggle in the settings would be enough for a first version.",
-];
-export const LABELS = ["New", "Improved", "Fixed", "Security", "API", "Mobile"];
+import { AREAS, BOARDS, changelogContent, changelogTitle, FEATURES, LABELS, random, SENTENCES, STATUSES, TEAM_SIZES, TITLES } from "../lib/seed/vocabulary";
+
+export { AREAS, FEATURES, LABELS, random, SENTENCES, TITLES };
+
 /** A changelog's title and content, as the seed writes them ({f} a feature, {a} an area). */
 export const CHANGELOG_TEXT = [
-  "Shipped: {f}",
-  "Coming soon: {f}",
-  "## What's new\n\nYou asked for **{f}**, and it is almost here.\n\n- Works in {a}\n- Available on every plan\n\nThanks to everyone who voted for it.",
-  "## What's new\n\nYou asked for **{f}**, and it is now here.\n\n- Works in {a}\n- Available on every plan\n\nThanks to everyone who voted for it.",
+  changelogTitle("{f}", false),
+  changelogTitle("{f}", true),
+  changelogContent("{f}", "{a}", true),
+  changelogContent("{f}", "{a}", false),
 ];
-export const BOARD_IDS = [1, 2, 3, 4, 5].map((n) => `demo_board_${n}`);
-export const STATUS_IDS = [1, 2, 3, 4, 5, 6].map((n) => `demo_status_${n}`);
-/** The seed's "team of {n} people" draws n from 2 to 201; the three-digit ones occur nowhere else. */
-export const RARE_NUMBERS = Array.from({ length: 102 }, (_, i) => String(100 + i));
+export const BOARD_IDS = BOARDS.map((_, i) => `demo_board_${i + 1}`);
+export const STATUS_IDS = STATUSES.map((_, i) => `demo_status_${i + 1}`);
+/** The seed's team sizes of three digits, which occur nowhere else in its text. */
+export const RARE_NUMBERS = Array.from({ length: TEAM_SIZES.min + TEAM_SIZES.count - 100 }, (_, i) => String(100 + i));
 /** The sentence every rare number sits in, so a number with one of its words keeps its ~1,000 hits. */
 const RARE_SENTENCE = SENTENCES[0] ?? "";
-
-/** mulberry32, as lib/seed/seed.ts uses for the data: small, fast, seeded. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** Lower-case runs of letters (no digits, no punctuation) of at least `min` characters. */
 export function wordsOf(texts: readonly string[], min = 3): string[] {

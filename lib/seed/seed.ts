@@ -3,6 +3,22 @@ import { dialect } from "../dialect";
 import type { ColumnKind } from "../rows";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import type { DatasetCounts } from "../import/run";
+import {
+  AREAS,
+  BOARDS,
+  changelogContent,
+  changelogTitle,
+  FEATURES,
+  FIRST,
+  LABELS,
+  LAST,
+  random,
+  REPLIES,
+  SENTENCES,
+  STATUSES,
+  TEAM_SIZES,
+  TITLES,
+} from "./vocabulary";
 
 // `feedback seed`: deterministic demo data that reads like a real product's feedback. The same
 // --posts and --seed always give the same rows. Every id starts with "demo_", and a new seed
@@ -14,56 +30,6 @@ export interface SeedOptions {
   progress?: (message: string) => void;
 }
 
-/** mulberry32: a small, fast PRNG with a 32-bit state; plenty for demo data. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const BOARDS = ["Feature requests", "Bug reports", "Integrations", "Mobile app", "Billing & accounts"];
-const STATUSES: [string, string][] = [
-  ["Open", "#64748b"],
-  ["Under review", "#8b5cf6"],
-  ["Planned", "#3b82f6"],
-  ["In progress", "#f59e0b"],
-  ["Complete", "#22c55e"],
-  ["Closed", "#ef4444"],
-];
-const FIRST = ["Ada", "Grace", "Alan", "Katherine", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Radia", "Tim", "Hedy", "Guido", "Anita", "Bjarne", "Sophie", "José", "Zoë", "Søren", "Chloé", "Mateo", "Aiko"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Johnson", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra", "Perlman", "Berners-Lee", "Lamarr", "van Rossum", "Borg", "Stroustrup", "Wilson", "Müller", "Núñez", "Kierkegaard", "Dubois", "García", "Tanaka"];
-const FEATURES = ["dark mode", "SSO with Okta", "CSV export", "a Slack integration", "keyboard shortcuts", "two-factor authentication", "custom domains", "webhooks", "a public roadmap", "bulk editing", "saved filters", "an iOS widget", "Markdown in comments", "a Zapier app", "email digests", "audit logs", "team permissions", "a GitHub sync", "offline mode", "multi-language support"];
-const AREAS = ["the dashboard", "the mobile app", "the API", "the editor", "reports", "the billing page", "notifications", "search", "the changelog", "the widget"];
-const TITLES = ["Add {f} to {a}", "Support {f}", "Please bring {f} to {a}", "{F} for {a}", "Bug: {a} breaks with {f}", "Improve {a} performance", "Allow {f} in {a}", "Crash when opening {a}"];
-const SENTENCES = [
-  "Our team of {n} people relies on this every day.",
-  "Right now we work around it by hand, which takes hours each week.",
-  "Competitors already offer this, and customers keep asking us about it.",
-  "It would make {a} much easier to use on small screens.",
-  "This matters most for our enterprise customers.",
-  "Happy to beta test it if that helps.",
-  "Steps to reproduce: open {a}, switch teams, then reload the page.",
-  "Café owners in our community mention it constantly — très important!",
-  "We saw a 50% drop in usage after the last change to {a}.",
-  "A toggle in the settings would be enough for a first version.",
-];
-const REPLIES = [
-  "+1, we need this too.",
-  "Thanks for the detailed report! We are looking into it.",
-  "This is now on our roadmap for next quarter.",
-  "Any update on this? It blocks our rollout.",
-  "Workaround: export the data and re-import it after the change.",
-  "We shipped a first version behind a flag; let us know how it works for you.",
-  "Same here — it happens on Safari and Firefox.",
-  "Could you share which plan you are on?",
-];
-const LABELS = ["New", "Improved", "Fixed", "Security", "API", "Mobile"];
-
 const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const pad = (n: number) => String(n).padStart(7, "0");
 
@@ -73,7 +39,7 @@ function fill(template: string, rand: () => number): string {
     .replace("{f}", feature)
     .replace("{F}", feature[0]?.toUpperCase() + feature.slice(1))
     .replace("{a}", pick(rand, AREAS))
-    .replace("{n}", String(2 + Math.floor(rand() * 200)));
+    .replace("{n}", String(TEAM_SIZES.min + Math.floor(rand() * TEAM_SIZES.count)));
 }
 
 /** A column of a bulk insert and how its values travel to each engine. */
@@ -215,8 +181,8 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
     const publishedAt = draft ? null : new Date(createdAt.getTime() + Math.floor(rand() * 86_400_000));
     const updatedAt = publishedAt ?? createdAt;
     const feature = pick(rand, FEATURES);
-    const title = `${draft ? "Coming soon" : "Shipped"}: ${feature}`;
-    const content = `## What's new\n\nYou asked for **${feature}**, and it is ${draft ? "almost" : "now"} here.\n\n- Works in ${pick(rand, AREAS)}\n- Available on every plan\n\nThanks to everyone who voted for it.`;
+    const title = changelogTitle(feature, draft);
+    const content = changelogContent(feature, pick(rand, AREAS), draft);
     changelogRows.push([id, title, content, searchTextOf(title, content), draft ? "Draft" : "Published", publishedAt, updatedAt, createdAt, updatedAt]);
     const chosen = new Set([pick(rand, LABELS), ...(rand() < 0.4 ? [pick(rand, LABELS)] : [])]);
     for (const name of chosen) labelRows.push([id, name, fold(name)]);
