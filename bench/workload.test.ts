@@ -14,7 +14,6 @@ import {
   LABELS,
   RARE_NUMBERS,
   SENTENCES,
-  STATUS_IDS,
   TITLES,
   type Universe,
   VARIED_SCENARIOS,

@@ -44,6 +44,11 @@ export function after(order: SortOrder, alias: string, key: SortKey): Prisma.Sql
   return Prisma.sql`(${first} OR ((${columns(0, head)}) = (${values(0, head)}) AND ${rest}))`;
 }
 
+/** The order's ORDER BY list on `alias`. */
+export function orderBy(order: SortOrder, alias: string): Prisma.Sql {
+  return Prisma.raw(order.columns.map((c) => `${alias}."${c.name}" ${c.descending ? "DESC" : "ASC"}`).join(", "));
+}
+
 const cursorBody = z.object({ o: z.string(), k: z.array(z.union([z.string(), z.number()])) });
 
 /** An opaque cursor: the sort order's name and the key of the page's last row. */

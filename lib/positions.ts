@@ -1,5 +1,5 @@
 import { Prisma, read } from "./db";
-import { after, type SortKey, type SortOrder } from "./keyset";
+import { after, orderBy, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";
 import { rowType } from "./rows";
 import { dataVersionColumn } from "./totals";
@@ -75,7 +75,6 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
   if (building.has(key)) return;
   building.add(key);
   const columns = order.columns.map((c) => `"${c.name}"`).join(", ");
-  const orderBy = order.columns.map((c) => `t."${c.name}"${c.descending ? " DESC" : ""}`).join(", ");
   const keyRow = rowType<Record<string, unknown> & { dataVersion: number }>(
     Object.fromEntries([...order.columns.map((c) => [c.name, c.kind]), ["dataVersion", "int"]]),
   );
@@ -83,7 +82,7 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
   const query = Prisma.sql`
     SELECT ${Prisma.raw(columns)}, ${dataVersionColumn(table)} FROM (
       SELECT ${Prisma.raw(order.columns.map((c) => `t."${c.name}"`).join(", "))},
-             row_number() OVER (ORDER BY ${Prisma.raw(orderBy)}) AS "n"
+             row_number() OVER (ORDER BY ${orderBy(order, "t")}) AS "n"
       FROM ${Prisma.raw(`"${table}"`)} t ${where}) x
     WHERE x."n" % ${EVERY} = 0
     ORDER BY x."n"`;

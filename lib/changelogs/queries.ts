@@ -3,7 +3,7 @@ import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
-import { after, decodeCursor, encodeCursor, type SortOrder } from "../keyset";
+import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
 import type { ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
@@ -18,7 +18,6 @@ const SORT: SortOrder = {
     { name: "id", kind: "text", descending: true },
   ],
 };
-const ORDER = SORT.columns.map((c) => `t."${c.name}" ${c.descending ? "DESC" : "ASC"}`).join(", ");
 
 const TIMES = { publishedAt: "time", createdAt: "time", updatedAt: "time" } as const;
 const changelogRow = rowType<ChangelogRow>(TIMES);
@@ -63,7 +62,7 @@ const COLUMNS = Prisma.sql`t."id", t."title", t."content", t."status", t."publis
 export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prisma.Sql {
   return Prisma.sql`
     SELECT ${COLUMNS}, t."sortAt", ${dataVersionColumn("Changelog")}
-    FROM "Changelog" t ${where} ORDER BY ${Prisma.raw(ORDER)} LIMIT ${limit} OFFSET ${offset}`;
+    FROM "Changelog" t ${where} ORDER BY ${orderBy(SORT, "t")} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 export async function listChangelogs(query: ListChangelogsQuery) {

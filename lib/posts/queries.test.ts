@@ -49,7 +49,7 @@ for (const d of Object.values(dialects)) {
 
     it("starts a page after a key with one row-value comparison that an index can seek", () => {
       const filter = { ...postFilter(query({ boardId: "b1" }), d), start: after(POST_ORDERS.top, "t", [5, new Date(0), "p9"]) };
-      const sql = oneLine(pageSql(filter, "top", 21, 0, d).sql);
+      const sql = oneLine(pageSql(filter, "top", 21, 0).sql);
       assert.match(sql, /WHERE t\."boardId" = \? AND \(t\."upvotes", t\."createdAt", t\."id"\) < \(\?,\?,\?\) ORDER BY/);
     });
   });

@@ -3,7 +3,7 @@ import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
-import { after, decodeCursor, encodeCursor, type SortKey, type SortOrder } from "../keyset";
+import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, listTotal, totalHint, type VersionedRow } from "../totals";
 import type { ListPostsQuery } from "./schemas";
@@ -48,6 +48,8 @@ export interface PostFilter {
   terms: string[];
   /** The terms found through the index, when not all of them. */
   through?: string[];
+  /** The search's condition (none without a search), on alias t. */
+  search: Prisma.Sql[];
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
@@ -63,20 +65,15 @@ export function postFilter(query: ListPostsQuery, d: Dialect = dialect, through?
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
   const search = terms.length ? [d.search("Post", "t", terms, plain.length > 0, through)] : [];
-  return { plain, terms, through, where: where([...plain, ...search]) };
+  return { plain, terms, through, search, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
-const pageWhere = (filter: PostFilter, d: Dialect) =>
-  where([
-    ...filter.plain,
-    ...(filter.start ? [filter.start] : []),
-    ...(filter.terms.length ? [d.search("Post", "t", filter.terms, filter.plain.length > 0, filter.through)] : []),
-  ]);
+const pageWhere = (filter: PostFilter) =>
+  where([...filter.plain, ...(filter.start ? [filter.start] : []), ...filter.search]);
 
 /** The sort order's ORDER BY list on a given alias. */
-export const orderOn = (sortBy: SortBy) => (alias: string) =>
-  Prisma.raw(POST_ORDERS[sortBy].columns.map((c) => `${alias}."${c.name}" DESC`).join(", "));
+export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDERS[sortBy], alias);
 
 /**
  * The count of a filter, bounded for a search (lib/totals.ts); a search on its own may be
@@ -93,8 +90,8 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
  * identified by "id", which every sort index holds, so both engines read it from the index
  * alone.
  */
-export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number, d: Dialect = dialect): Prisma.Sql {
-  return Prisma.sql`SELECT t."id" FROM "Post" t ${pageWhere(filter, d)} ORDER BY ${orderOn(sortBy)("t")} LIMIT ${limit} OFFSET ${offset}`;
+export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number): Prisma.Sql {
+  return Prisma.sql`SELECT t."id" FROM "Post" t ${pageWhere(filter)} ORDER BY ${orderOn(sortBy)("t")} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /**

@@ -165,6 +165,8 @@ describe("cursors", () => {
       "/api/v1/posts?cursor=not-a-cursor",
       `/api/v1/changelogs?cursor=${latestCursor}`,
       `/api/v1/posts?cursor=${Buffer.from('{"o":"latest","k":["soon","x"]}').toString("base64url")}`,
+      `/api/v1/posts?cursor=${"a".repeat(1001)}`,
+      `/api/v1/changelogs?cursor=${latestCursor}%00`,
     ]) {
       const refused = await app.json(path);
       assert.equal(refused.status, 400, path);
