@@ -33,7 +33,7 @@ import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
 import { type Context, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
-import { serverArgs } from "../lib/server-command";
+import { scriptArgs, serverArgs } from "../lib/server-command";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = path.join(root, "bench", ".data");
@@ -159,7 +159,7 @@ function run(command: string, args: string[], env: Record<string, string>): stri
 }
 
 const cli = (env: Record<string, string>, ...args: string[]) =>
-  run(path.join(root, "node_modules", ".bin", "tsx"), ["cli/feedback.ts", ...args], env).trim();
+  run(process.execPath, [...scriptArgs("cli/feedback.ts"), ...args], env).trim();
 
 interface Prepared {
   url: string;

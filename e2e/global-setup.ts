@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FullConfig } from "@playwright/test";
-import { serverArgs } from "../lib/server-command";
+import { scriptArgs, serverArgs } from "../lib/server-command";
 
 // A throwaway SQLite database, migrated and filled from e2e/fixtures/dataset.json, a
 // read/write key and a read-only key, and the production server on it. The keys reach the
@@ -12,7 +12,7 @@ import { serverArgs } from "../lib/server-command";
 const root = path.resolve(__dirname, "..");
 
 function cli(databaseUrl: string, args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "cli/feedback.ts", ...args], {
+  return execFileSync(process.execPath, [...scriptArgs("cli/feedback.ts"), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",

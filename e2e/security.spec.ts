@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import Database from "better-sqlite3";
+import { scriptArgs } from "../lib/server-command";
 import { signIn } from "./support";
 
 // What the browser enforces for the dashboard: the Content-Security-Policy lets the app's own
@@ -142,7 +143,7 @@ test("changelog images from other origins are links and never load; this site's 
   );
   const violations = await watchCsp(page);
   try {
-    execFileSync(process.execPath, ["--import", "tsx", "cli/feedback.ts", "import", file], {
+    execFileSync(process.execPath, [...scriptArgs("cli/feedback.ts"), "import", file], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: "ignore",

@@ -1,3 +1,4 @@
+import "server-only";
 import { ReadQueueFullError, ReadTimeoutError } from "./sqlite/read-pool";
 
 // Which database failures mean "not now" rather than "broken": the database is down, cannot

@@ -1,3 +1,4 @@
+import "server-only";
 import pg from "pg";
 import { createAdapter, postgresPoolConfig } from "./db-adapter";
 import { isLockBusy } from "./db-errors";

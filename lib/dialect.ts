@@ -1,3 +1,4 @@
+import "server-only";
 import Database from "better-sqlite3";
 import { type Engine, engineOf, env, sqlitePath } from "./env";
 import { Prisma } from "./generated/sqlite/client";

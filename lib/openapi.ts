@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { Operation } from "./api/define-operation";
 import { type ErrorCode, errorStatus } from "./api/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma, read } from "./db";
 import { after, orderBy, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";

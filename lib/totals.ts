@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma, read } from "./db";
 import { rowType } from "./rows";
 

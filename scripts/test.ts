@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { SERVER_CONDITION } from "../lib/server-command";
 import { needsBuild, parseTestArgs, type Suite } from "./test-args";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -51,7 +52,7 @@ const count = (output: string, pattern: RegExp) => [...output.matchAll(pattern)]
 
 async function nodeTests(name: string, files: string[], env: Record<string, string> = {}): Promise<void> {
   console.log(`\n=== ${name} (${files.length} files) ===`);
-  const { code, output } = await run(process.execPath, ["--import", "tsx", "--test", "--test-reporter=tap", ...files], env);
+  const { code, output } = await run(process.execPath, [SERVER_CONDITION, "--import", "tsx", "--test", "--test-reporter=tap", ...files], env);
   const passed = count(output, /^# pass (\d+)$/gm);
   const failed = count(output, /^# fail (\d+)$/gm) + count(output, /^# cancelled (\d+)$/gm);
   outcomes.push({ name, passed, failed: failed || (code === 0 ? 0 : 1) });

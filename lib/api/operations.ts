@@ -1,3 +1,4 @@
+import "server-only";
 import { listBoardsOperation } from "../boards/operations";
 import { getChangelogOperation, listChangelogsOperation } from "../changelogs/operations";
 import { listPostCommentsOperation, updateCommentOperation } from "../comments/operations";

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "../env";
 
 // The origin the browser sees: scheme and host. Behind a TLS-terminating proxy that is what

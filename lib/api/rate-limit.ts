@@ -1,3 +1,4 @@
+import "server-only";
 import cluster from "node:cluster";
 import { Redis } from "ioredis";
 import pg from "pg";

@@ -1,3 +1,4 @@
+import "server-only";
 import { logRequest } from "../log";
 import { methodOf } from "./client";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "../api/errors";
 import { db, Prisma, read } from "../db";
 import { log } from "../log";

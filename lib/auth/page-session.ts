@@ -1,3 +1,4 @@
+import "server-only";
 import { headers } from "next/headers";
 import { ApiError } from "../api/errors";
 import { logError } from "../log";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "../api/errors";
 import { publicOrigin } from "../api/origin";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { isHttps } from "../api/origin";
 import { SESSION_COOKIE } from "./session";

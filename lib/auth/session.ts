@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { db, write } from "../db";
 import { env } from "../env";

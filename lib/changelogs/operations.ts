@@ -1,3 +1,4 @@
+import "server-only";
 import { defineOperation } from "../api/define-operation";
 import { changelogParams, changelogRecord, listChangelogsQuery } from "./schemas";
 

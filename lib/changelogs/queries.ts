@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma, read } from "../db";
 import { type Dialect, dialect } from "../dialect";
 import { rowType } from "../rows";

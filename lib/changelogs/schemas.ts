@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { isoDateTime } from "../dates";
 import { idsParam, listParam, pageParams, searchParam } from "../api/query";

@@ -1,3 +1,4 @@
+import "server-only";
 import { defineOperation } from "../api/define-operation";
 import { postParams } from "../posts/schemas";
 import { commentParams, commentRecord, listCommentsQuery, postCommentRecord, updateCommentBody } from "./schemas";

@@ -1,3 +1,4 @@
+import "server-only";
 import { ApiError } from "../api/errors";
 import { db, Prisma, write } from "../db";
 import type { UpdateCommentBody } from "./schemas";

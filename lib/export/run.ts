@@ -1,3 +1,4 @@
+import "server-only";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { type Db, db, type Tx } from "../db";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Db, db, type Tx, Prisma } from "../db";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";

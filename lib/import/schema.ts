@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { CHANGELOG_STATUSES } from "../changelogs/schemas";
 import { MAX_COMMENT_LENGTH } from "../comments/schemas";

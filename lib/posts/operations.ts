@@ -1,3 +1,4 @@
+import "server-only";
 import { defineOperation } from "../api/define-operation";
 import { listPostsQuery, postParams, postRecord } from "./schemas";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { Prisma } from "../db";
 import { type Dialect, indexedTerms, type SearchTable } from "../dialect";
 import { readCount, where } from "../sql";

@@ -1,3 +1,4 @@
+import "server-only";
 import { db, type Tx } from "../db";
 import { dialect } from "../dialect";
 import type { ColumnKind } from "../rows";

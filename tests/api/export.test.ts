@@ -6,6 +6,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { importFile } from "../../lib/import/schema";
+import { scriptArgs } from "../../lib/server-command";
 import { createDatabase, type Engine, runCli, startApp, type TestApp, testEngine, type ThrowawayDatabase } from "../support/app";
 import { dataset } from "../support/dataset";
 
@@ -181,7 +182,7 @@ describe("feedback export streams", () => {
   async function peakHeap(databaseUrl: string, file: string): Promise<number> {
     const { stderr } = await promisify(execFile)(
       process.execPath,
-      ["--expose-gc", "--import", sampler, "--import", "tsx", "cli/feedback.ts", "export", file],
+      ["--expose-gc", "--import", sampler, ...scriptArgs("cli/feedback.ts"), "export", file],
       { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, maxBuffer: 16 * 1024 * 1024 },
     );
     const peak = /peak-heap=(\d+)/.exec(stderr)?.[1];
@@ -191,7 +192,7 @@ describe("feedback export streams", () => {
 
   it("never leaves a half file under the name it was given, even when killed part-way", async () => {
     const file = path.join(tmp, "killed.json");
-    const child = spawn(process.execPath, ["--import", "tsx", "cli/feedback.ts", "export", file], {
+    const child = spawn(process.execPath, [...scriptArgs("cli/feedback.ts"), "export", file], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: large.url },
       stdio: ["ignore", "ignore", "pipe"],

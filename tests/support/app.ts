@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { assertNoSecrets, cookieValues, keysIn } from "./log-secrets";
-import { serverArgs } from "../../lib/server-command";
+import { scriptArgs, serverArgs } from "../../lib/server-command";
 
 // Starts the production build of the app on a throwaway database, as a real HTTP server, for
 // API tests. TEST_ENGINE picks SQLite (default) or PostgreSQL; for PostgreSQL, TEST_POSTGRES_URL
@@ -61,7 +61,7 @@ export async function freePort(): Promise<number> {
 /** Runs `feedback` (the command line) against a database, as a separate process. */
 export async function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "cli/feedback.ts", ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...scriptArgs("cli/feedback.ts"), ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
       maxBuffer: 64 * 1024 * 1024,
