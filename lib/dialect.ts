@@ -29,6 +29,12 @@ export interface Dialect {
   readonly plansSearchByHand: boolean;
   /** A row for each row holding every term, from the trigram index alone where it answers exactly. */
   matches(table: SearchTable, terms: string[]): Prisma.Sql | null;
+  /**
+   * Ends a SELECT that reads a row the transaction is about to change, so no other writer can
+   * change it in between. SQLite needs nothing: it has one writer at a time, and a transaction
+   * whose snapshot went stale fails its write (and write() tries it again).
+   */
+  readonly lockRow: Prisma.Sql;
   /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
   readonly fence: Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
@@ -98,6 +104,7 @@ export const sqlite: Dialect = {
     return Prisma.join(conditions, " AND ");
   },
   plansSearchByHand: true,
+  lockRow: Prisma.empty,
   matches(table, terms) {
     if (!terms.length || indexedTerms(terms).length < terms.length) return null;
     const fts = Prisma.raw(`"${table}Search"`);
@@ -144,6 +151,7 @@ export const postgres: Dialect = {
   },
   plansSearchByHand: false,
   matches: () => null,
+  lockRow: Prisma.raw(" FOR UPDATE"),
   // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
   // becoming a hash semi-join over every row it could match.
   fence: Prisma.raw(" OFFSET 0"),

@@ -14,6 +14,10 @@ const errorBody = z
       code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      current: z
+        .unknown()
+        .optional()
+        .meta({ description: "With precondition_failed: the record as it is now (its ETag is in the ETag header)." }),
       requestId: z.string(),
     }),
   })
@@ -82,11 +86,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: "Wrong method; see the Allow header.",
   413: "The body is over 64 KiB.",
   415: "The body is neither form-urlencoded nor JSON.",
+  412: "If-Match names a version that is no longer current; nothing changed. error.current is the record as it is now.",
   414: "The URL is over 8 KiB.",
   429: "Over the key's rate (or, without a valid key, the address's); see Retry-After and the RateLimit headers.",
   431: "The request line and headers are over 32 KiB.",
   503: "The database is unavailable, frozen, or locked by another writer past the budget; nothing changed. See Retry-After.",
 };
+
+function conditionalHeader(name: string, description: string): JsonSchema {
+  return { name, in: "header", required: false, description, schema: { type: "string" } };
+}
 
 function operation(spec: Operation): JsonSchema {
   const record = ref(idOf(spec.record));
@@ -103,7 +112,14 @@ function operation(spec: Operation): JsonSchema {
     ...(spec.description ? { description: spec.description } : {}),
     security: [{ bearer: [] }],
     "x-scope": spec.scope,
-    parameters: [...(spec.params ? parameters(spec.params, "path") : []), ...(spec.query ? parameters(spec.query, "query") : [])],
+    parameters: [
+      ...(spec.params ? parameters(spec.params, "path") : []),
+      ...(spec.query ? parameters(spec.query, "query") : []),
+      ...(spec.etag ? [conditionalHeader("If-None-Match", "An ETag this resource gave; if it is still current, the answer is 304 with no body.")] : []),
+      ...(spec.ifMatch
+        ? [conditionalHeader("If-Match", "The ETag of the version being edited (\"v3\"), or *; without it the change applies unconditionally.")]
+        : []),
+    ],
     ...(body
       ? {
           requestBody: {
@@ -116,14 +132,17 @@ function operation(spec: Operation): JsonSchema {
       "200": {
         description: "Success.",
         ...(spec.list ? { headers: { Link: { description: "RFC 8288 links: first, prev, next, last.", schema: { type: "string" } } } } : {}),
+        ...(spec.etag || spec.ifMatch ? { headers: { ETag: { description: "The strong entity tag of this version.", schema: { type: "string" } } } } : {}),
         content: { "application/json": { schema: success } },
       },
+      ...(spec.etag ? { "304": { description: "If-None-Match named the current version: not modified." } } : {}),
       ...errorResponses(
         ...(spec.body || spec.query || spec.params ? [400] : []),
         401,
         ...(spec.scope === "write" ? [403] : []),
         ...(spec.params ? [404] : []),
         405,
+        ...(spec.ifMatch ? [412] : []),
         ...(spec.body ? [413, 415] : []),
         414,
         429,

@@ -12,6 +12,8 @@ export interface Contract {
   query?: z.ZodObject;
   body?: z.ZodType;
   params?: z.ZodObject;
+  /** A single resource: its answer carries a strong ETag, and If-None-Match naming it gets 304. */
+  etag?: true;
 }
 
 /** An endpoint of /api/v1: its contract, what it answers, and how the document presents it. */
@@ -24,6 +26,8 @@ export interface Operation extends Contract {
   /** The record it answers with: `{data: record}`, or with `list`, `{data: [record], pagination}`. */
   record: z.ZodType;
   list?: true;
+  /** A write that honours If-Match: a version no longer current gets 412 and changes nothing. */
+  ifMatch?: true;
 }
 
 /** Keeps the literal types (method, `list: true`, the schemas), so handlers are typed by them. */

@@ -23,17 +23,26 @@ export interface ErrorDetail {
   message: string;
 }
 
+interface ApiErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+  current?: unknown;
+}
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  /** With precondition_failed: the record as it is now, so the client can reconcile. */
+  readonly current?: unknown;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.details = options.details;
     this.headers = options.headers;
+    this.current = options.current;
   }
 
   get status(): number {
@@ -42,7 +51,7 @@ export class ApiError extends Error {
 
   /** The same error with more headers (those it has already win). */
   withHeaders(headers: Record<string, string>): ApiError {
-    return new ApiError(this.code, this.message, { details: this.details, headers: { ...headers, ...this.headers } });
+    return new ApiError(this.code, this.message, { details: this.details, current: this.current, headers: { ...headers, ...this.headers } });
   }
 
   static invalid(field: string, message: string): ApiError {

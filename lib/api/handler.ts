@@ -11,7 +11,8 @@ import { isUnavailable } from "../db-errors";
 import { clientIpOf, methodOf } from "./client";
 import { takeToken } from "./rate-limit";
 import { logged, noteKey } from "./request-log";
-import { API_HEADERS, errorResponse, json, linkHeader, type Pagination } from "./responses";
+import { contentTag, matchesNoneMatch } from "./conditional";
+import { API_HEADERS, errorResponse, json, jsonText, linkHeader, type Pagination } from "./responses";
 import { assertStorableText } from "./text";
 
 // The wrapper that owns every /api/v1 request: request id, authentication (before anything
@@ -29,7 +30,7 @@ export interface ListResult<T> {
   pagination: Pagination;
 }
 
-type Result = { data: unknown } | ListResult<unknown>;
+type Result = { data: unknown; etag?: string } | ListResult<unknown>;
 
 type Parsed<C, K extends "query" | "body" | "params"> = C extends { [k in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
 
@@ -40,13 +41,14 @@ interface Input<C extends Contract> {
   principal: Principal;
   requestId: string;
   url: URL;
+  headers: Headers;
 }
 
 /** What an operation's handler returns: its record, or a page of them when it declares a list. */
 type Output<C extends Contract> = C extends { record: infer R extends z.ZodType }
   ? C extends { list: true }
     ? ListResult<z.output<R>>
-    : { data: z.output<R> }
+    : { data: z.output<R>; etag?: string }
   : Result;
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -149,14 +151,20 @@ export function withApi<C extends Contract>(contract: C, handler: (input: Input<
       const params = contract.params ? parse(contract.params, await ctx.params, "path") : undefined;
       const query = contract.query ? parse(contract.query, queryObject(url.searchParams, queryKeys, listKeys), "query") : undefined;
 
-      const result: Result = await handler({ query, body, params, principal, requestId, url } as Input<C>);
+      const result: Result = await handler({ query, body, params, principal, requestId, url, headers: req.headers } as Input<C>);
       if ("list" in result) {
         return json({ data: result.list, pagination: result.pagination }, 200, requestId, {
           ...extraHeaders,
           Link: linkHeader(url, result.pagination),
         });
       }
-      return json(result, 200, requestId, extraHeaders);
+      const text = JSON.stringify({ data: result.data });
+      const etag = result.etag ?? (contract.etag ? contentTag(text) : undefined);
+      if (etag === undefined) return jsonText(text, 200, requestId, extraHeaders);
+      if (contract.etag && matchesNoneMatch(req.headers.get("if-none-match"), etag)) {
+        return new Response(null, { status: 304, headers: { ETag: etag, "X-Request-Id": requestId, ...API_HEADERS, ...extraHeaders } });
+      }
+      return jsonText(text, 200, requestId, { ...extraHeaders, ETag: etag });
     } catch (error) {
       const response = toErrorResponse(error, requestId, req.method, url.pathname);
       for (const [name, value] of Object.entries(extraHeaders)) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { listBoardsOperation } from "../boards/operations";
 import { getChangelogOperation, listChangelogsOperation } from "../changelogs/operations";
-import { listPostCommentsOperation, updateCommentOperation } from "../comments/operations";
+import { getCommentOperation, listPostCommentsOperation, listRevisionsOperation, updateCommentOperation } from "../comments/operations";
 import { listLabelsOperation } from "../labels/operations";
 import { getPostOperation, listPostsOperation } from "../posts/operations";
 import { listStatusesOperation } from "../statuses/operations";
@@ -19,5 +19,7 @@ export const operations: readonly Operation[] = [
   listLabelsOperation,
   listChangelogsOperation,
   getChangelogOperation,
+  getCommentOperation,
   updateCommentOperation,
+  listRevisionsOperation,
 ];

@@ -9,7 +9,12 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 export const API_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } as const;
 
 export function json(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), {
+  return jsonText(status === 204 ? null : JSON.stringify(body), status, requestId, headers);
+}
+
+/** The same, for a body already serialized (to tag it, for one). */
+export function jsonText(text: string | null, status: number, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { "Content-Type": JSON_TYPE, "X-Request-Id": requestId, ...API_HEADERS, ...headers },
   });
@@ -21,6 +26,7 @@ export function errorResponse(error: ApiError, requestId: string): Response {
       code: error.code,
       message: error.message,
       ...(error.details?.length ? { details: error.details } : {}),
+      ...(error.current !== undefined ? { current: error.current } : {}),
       requestId,
     },
   };

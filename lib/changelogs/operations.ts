@@ -19,4 +19,5 @@ export const getChangelogOperation = defineOperation({
   scope: "read",
   params: changelogParams,
   record: changelogRecord,
+  etag: true,
 });

@@ -3,9 +3,22 @@ import { Prisma, read } from "../db";
 import { rowType } from "../rows";
 import { pageOffset, readCount } from "../sql";
 import type { ListCommentsQuery } from "./schemas";
-import { type PostCommentRow, serializePostComment } from "./serialize";
+import {
+  type CommentRevisionRow,
+  type CommentRow,
+  type PostCommentRow,
+  serializeComment,
+  serializePostComment,
+  serializeRevision,
+} from "./serialize";
 
-const postCommentRow = rowType<PostCommentRow>({ pinned: "bool", pinnedAt: "time", createdAt: "time", updatedAt: "time" });
+const commentKinds = { pinned: "bool", pinnedAt: "time", createdAt: "time", updatedAt: "time", version: "int" } as const;
+const commentRow = rowType<CommentRow>(commentKinds);
+const postCommentRow = rowType<PostCommentRow>(commentKinds);
+const revisionRow = rowType<CommentRevisionRow>({ version: "int", pinned: "bool", createdAt: "time" });
+
+/** The columns of a comment's record, for every statement that returns one. */
+export const COMMENT_COLUMNS = Prisma.sql`"id", "postId", "commentDescription", "pinned", "pinnedAt", "postedById", "createdAt", "updatedAt", "version"`;
 
 /**
  * One post's comments: pinned first, then oldest first, ties by id (the order the
@@ -20,7 +33,7 @@ export async function listPostComments(postId: string, query: ListCommentsQuery)
     read(
       Prisma.sql`
       SELECT c."id", c."postId", c."commentDescription", c."pinned", c."pinnedAt", c."postedById",
-             c."createdAt", c."updatedAt", u."name" AS "authorName"
+             c."createdAt", c."updatedAt", c."version", u."name" AS "authorName"
       FROM "Comment" c JOIN "User" u ON u."id" = c."postedById"
       WHERE c."postId" = ${postId}
       ORDER BY c."pinned" DESC, c."createdAt" ASC, c."id" ASC
@@ -30,4 +43,35 @@ export async function listPostComments(postId: string, query: ListCommentsQuery)
   ]);
   if (!post) return null;
   return { comments: rows.map(serializePostComment), total };
+}
+
+export async function findComment(id: string) {
+  const [row] = await read(Prisma.sql`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}`, commentRow);
+  return row ? serializeComment(row) : null;
+}
+
+/**
+ * Every version of a comment, oldest first. A comment never changed has no revision rows: its
+ * one version is the comment as it stands, made by its author. Null for an unknown comment.
+ */
+export async function listRevisions(id: string) {
+  const [comment, rows] = await Promise.all([
+    read(
+      Prisma.sql`
+      SELECT c."version", c."commentDescription", c."pinned", c."createdAt", NULL AS "actorKeyId",
+             u."name" AS "actorName", 'author' AS "via"
+      FROM "Comment" c JOIN "User" u ON u."id" = c."postedById"
+      WHERE c."id" = ${id}`,
+      revisionRow,
+    ),
+    read(
+      Prisma.sql`
+      SELECT "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via"
+      FROM "CommentRevision" WHERE "commentId" = ${id} ORDER BY "version"`,
+      revisionRow,
+    ),
+  ]);
+  const [original] = comment;
+  if (!original) return null;
+  return (rows.length ? rows : [original]).map(serializeRevision);
 }

@@ -51,6 +51,9 @@ export const commentRecord = z
     postedById: z.string(),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
+    version: z.number().int().min(1).meta({
+      description: "Moves on every change. The comment's ETag is this version, quoted with a v (\"v3\"); send it as If-Match.",
+    }),
   })
   .meta({ id: "Comment" });
 
@@ -65,3 +68,28 @@ export const postCommentRecord = commentRecord
   .meta({ id: "PostComment" });
 
 export type PostCommentRecord = z.infer<typeof postCommentRecord>;
+
+export const REVISION_VIAS = ["author", "unrecorded", "api", "dashboard", "cli"] as const;
+
+export const commentRevisionRecord = z
+  .object({
+    version: z.number().int().min(1),
+    commentDescription: z.string(),
+    pinned: z.boolean(),
+    createdAt: isoDateTime.meta({ description: "When this version was made." }),
+    actor: z
+      .object({
+        keyId: z.string().nullable(),
+        name: z.string(),
+        via: z.enum(REVISION_VIAS),
+      })
+      .meta({
+        description:
+          "Who made this version: a key (its name then) through the api, the dashboard or the cli; for the original, its author (via author); for text edited before history was kept, via unrecorded.",
+      }),
+  })
+  .meta({ id: "CommentRevision" });
+
+export type CommentRevisionRecord = z.infer<typeof commentRevisionRecord>;
+
+export const commentRevisionsRecord = z.array(commentRevisionRecord).meta({ id: "CommentRevisions" });

@@ -1,4 +1,4 @@
-import type { CommentRecord, PostCommentRecord } from "./schemas";
+import type { CommentRecord, CommentRevisionRecord, PostCommentRecord } from "./schemas";
 
 export interface CommentRow {
   id: string;
@@ -9,6 +9,7 @@ export interface CommentRow {
   postedById: string;
   createdAt: Date;
   updatedAt: Date;
+  version: number;
 }
 
 export function serializeComment(row: CommentRow): CommentRecord {
@@ -21,6 +22,7 @@ export function serializeComment(row: CommentRow): CommentRecord {
     postedById: row.postedById,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    version: row.version,
   };
 }
 
@@ -30,4 +32,24 @@ export interface PostCommentRow extends CommentRow {
 
 export function serializePostComment(row: PostCommentRow): PostCommentRecord {
   return { ...serializeComment(row), postedBy: { id: row.postedById, name: row.authorName } };
+}
+
+export interface CommentRevisionRow {
+  version: number;
+  commentDescription: string;
+  pinned: boolean;
+  createdAt: Date;
+  actorKeyId: string | null;
+  actorName: string;
+  via: CommentRevisionRecord["actor"]["via"];
+}
+
+export function serializeRevision(row: CommentRevisionRow): CommentRevisionRecord {
+  return {
+    version: row.version,
+    commentDescription: row.commentDescription,
+    pinned: row.pinned,
+    createdAt: row.createdAt.toISOString(),
+    actor: { keyId: row.actorKeyId, name: row.actorName, via: row.via },
+  };
 }

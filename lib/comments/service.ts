@@ -1,6 +1,10 @@
 import "server-only";
+import { type Actor, type Changes, recordEvent, type RequestMeta } from "../audit/record";
 import { ApiError } from "../api/errors";
-import { db, Prisma, write } from "../db";
+import { versionTag } from "../api/conditional";
+import { db, Prisma, type Tx, write } from "../db";
+import { dialect } from "../dialect";
+import { COMMENT_COLUMNS } from "./queries";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
 
@@ -12,14 +16,27 @@ function stamp(): Date {
   return new Date(lastStamp);
 }
 
+export interface UpdateContext {
+  actor: Actor;
+  request?: RequestMeta;
+  /** From If-Match: the versions the change may apply to, "any" for `*`, or none given. */
+  ifMatch?: number[] | "any";
+}
+
+function versionCondition(ifMatch: UpdateContext["ifMatch"]): Prisma.Sql {
+  if (ifMatch === undefined || ifMatch === "any") return Prisma.empty;
+  if (ifMatch.length === 0) return Prisma.sql` AND 1 = 0`;
+  return Prisma.sql` AND "version" IN (${Prisma.join(ifMatch)})`;
+}
+
 /**
- * Edits and/or pins one comment in a single UPDATE, so it is atomic without holding a
- * transaction open across round trips (SQLite has one writer; an interactive transaction
- * queues every other write behind it). The right-hand sides all see the row as it was:
- * pinning a pinned comment keeps its pinnedAt, pinning an unpinned one stamps it, unpinning
- * clears it. Every successful update moves updatedAt. A refused update never reaches here.
+ * Edits and/or pins one comment, and in the same transaction records its new revision and an
+ * audit event: the three commit together or not at all. The UPDATE itself checks If-Match's
+ * version, so two writers holding the same version cannot both succeed. The right-hand sides
+ * all see the row as it was: pinning a pinned comment keeps its pinnedAt, pinning an unpinned
+ * one stamps it, unpinning clears it. Every successful update moves updatedAt and the version.
  */
-export async function updateComment(id: string, body: UpdateCommentBody) {
+export async function updateComment(id: string, body: UpdateCommentBody, context: UpdateContext) {
   const now = stamp();
   const set: Prisma.Sql[] = [];
   if (body.commentDescription !== undefined) set.push(Prisma.sql`"commentDescription" = ${body.commentDescription}`);
@@ -28,13 +45,60 @@ export async function updateComment(id: string, body: UpdateCommentBody) {
   } else if (body.pinComment === false) {
     set.push(Prisma.sql`"pinnedAt" = NULL`, Prisma.sql`"pinned" = FALSE`);
   }
-  set.push(Prisma.sql`"updatedAt" = ${now}`);
+  set.push(Prisma.sql`"updatedAt" = ${now}`, Prisma.sql`"version" = "version" + 1`);
 
-  const [row] = await write(
-    () => db.$queryRaw<CommentRow[]>`
-      UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}
-      RETURNING "id", "postId", "commentDescription", "pinned", "pinnedAt", "postedById", "createdAt", "updatedAt"`,
+  const row = await write(() =>
+    db.$transaction(async (tx) => {
+      const [before] = await tx.$queryRaw<CommentRow[]>`
+        SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`;
+      if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
+      const [after] = await tx.$queryRaw<CommentRow[]>`
+        UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}${versionCondition(context.ifMatch)}
+        RETURNING ${COMMENT_COLUMNS}`;
+      if (!after) {
+        throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
+          current: serializeComment(before),
+          headers: { ETag: versionTag(before.version) },
+        });
+      }
+      await recordRevisions(tx, before, after, now, context.actor);
+      const changes: Changes = {};
+      if (after.commentDescription !== before.commentDescription) {
+        changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
+      }
+      if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
+      const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
+      await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
+      return after;
+    }),
   );
-  if (!row) throw new ApiError("not_found", `No comment has the id "${id}".`);
   return serializeComment(row);
+}
+
+/**
+ * The replaced version, when no revision holds it yet (the comment's first recorded change),
+ * and the new one. The replaced version of a comment never edited is its original, by its
+ * author; one edited before revisions were kept is marked as unrecorded.
+ */
+async function recordRevisions(tx: Tx, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
+  const [recorded] = await tx.$queryRaw<{ found: number }[]>`
+    SELECT 1 AS "found" FROM "CommentRevision" WHERE "commentId" = ${before.id} AND "version" = ${before.version}`;
+  if (!recorded) {
+    const original = before.version === 1 && before.updatedAt.getTime() === before.createdAt.getTime();
+    const [author] = original
+      ? await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`
+      : [];
+    await insertRevision(tx, before, original ? before.createdAt : before.updatedAt, {
+      keyId: null,
+      name: author?.name ?? "",
+      via: original ? "author" : "unrecorded",
+    });
+  }
+  await insertRevision(tx, after, now, actor);
+}
+
+function insertRevision(tx: Tx, row: CommentRow, at: Date, actor: { keyId: string | null; name: string; via: string }) {
+  return tx.$executeRaw`
+    INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
+    VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${actor.keyId}, ${actor.name}, ${actor.via})`;
 }

@@ -19,4 +19,5 @@ export const getPostOperation = defineOperation({
   scope: "read",
   params: postParams,
   record: postRecord,
+  etag: true,
 });

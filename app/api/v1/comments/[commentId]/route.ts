@@ -1,12 +1,27 @@
-// PUT /api/v1/comments/:commentId - edit or pin
+// GET /api/v1/comments/:commentId - one comment; PUT - edit or pin it
+import { actorOf, requestMetaOf } from "@/lib/audit/record";
+import { ifMatchVersions, versionTag } from "@/lib/api/conditional";
+import { ApiError } from "@/lib/api/errors";
+import { clientIpOf } from "@/lib/api/client";
 import { route, withApi } from "@/lib/api/handler";
-import { updateCommentOperation } from "@/lib/comments/operations";
+import { getCommentOperation, updateCommentOperation } from "@/lib/comments/operations";
+import { findComment } from "@/lib/comments/queries";
 import { updateComment } from "@/lib/comments/service";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
-  PUT: withApi(updateCommentOperation, async ({ params, body }) => ({
-    data: await updateComment(params.commentId, body),
-  })),
+  GET: withApi(getCommentOperation, async ({ params }) => {
+    const comment = await findComment(params.commentId);
+    if (!comment) throw new ApiError("not_found", `No comment has the id "${params.commentId}".`);
+    return { data: comment, etag: versionTag(comment.version) };
+  }),
+  PUT: withApi(updateCommentOperation, async ({ params, body, principal, requestId, headers }) => {
+    const comment = await updateComment(params.commentId, body, {
+      actor: actorOf(principal),
+      request: requestMetaOf(requestId, clientIpOf(headers), headers),
+      ifMatch: ifMatchVersions(headers.get("if-match")),
+    });
+    return { data: comment, etag: versionTag(comment.version) };
+  }),
 });

@@ -1,0 +1,92 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { Principal } from "../auth/authenticate";
+import type { Db, Tx } from "../db";
+
+// The audit trail's one writer. Every change the service makes calls recordEvent with the
+// transaction that makes the change, so the event and the change commit or fail together.
+
+export const AUDIT_ACTIONS = [
+  "comment.updated",
+  "comment.pinned",
+  "comment.unpinned",
+  "key.created",
+  "key.revoked",
+  "import.applied",
+  "session.created",
+  "session.refused",
+  "session.ended",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_VIAS = ["api", "dashboard", "cli"] as const;
+export type Via = (typeof AUDIT_VIAS)[number];
+
+/** Who acted: a key (its id and its name at the time), and through what. */
+export interface Actor {
+  keyId: string | null;
+  name: string;
+  via: Via;
+}
+
+/** Where a request came from; absent for the command line. */
+export interface RequestMeta {
+  requestId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A field's value before and after. */
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+export interface NewEvent {
+  action: AuditAction;
+  resourceType: string;
+  resourceId: string | null;
+  /** The fields that changed; for an import, its counts. */
+  changes: Changes | Record<string, unknown>;
+  actor: Actor;
+  request?: RequestMeta;
+}
+
+/** The actor behind an API request: the key, through the API or a dashboard session. */
+export function actorOf(principal: Principal): Actor {
+  return { keyId: principal.keyId, name: principal.keyName, via: principal.via === "session" ? "dashboard" : "api" };
+}
+
+const USER_AGENT_MAX = 512;
+
+/** The request's id, address and user agent, as the audit trail keeps them. */
+export function requestMetaOf(requestId: string, ip: string | null, headers: Headers): RequestMeta {
+  return { requestId, ip, userAgent: headers.get("user-agent")?.slice(0, USER_AGENT_MAX) ?? null };
+}
+
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A sortable event id: the time in milliseconds, a per-process sequence within the same
+ * millisecond, then randomness (so ids from several processes never collide). Fixed width and
+ * lowercase base 36, so bytewise order (both engines compare ids bytewise) is time order.
+ */
+export function eventId(at: Date): string {
+  const ms = at.getTime();
+  sequence = ms === lastMs ? sequence + 1 : 0;
+  lastMs = ms;
+  const random = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).padStart(13, "0");
+  return `evt_${ms.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(3, "0")}${random}`;
+}
+
+/** Writes one event; call it inside the change's transaction. */
+export async function recordEvent(tx: Tx | Db, event: NewEvent, at = new Date()): Promise<string> {
+  const id = eventId(at);
+  const request = event.request;
+  await tx.$executeRaw`
+    INSERT INTO "AuditEvent" ("id", "createdAt", "actorKeyId", "actorName", "via", "action", "resourceType", "resourceId",
+      "changes", "requestId", "ip", "userAgent")
+    VALUES (${id}, ${at}, ${event.actor.keyId}, ${event.actor.name}, ${event.actor.via}, ${event.action},
+      ${event.resourceType}, ${event.resourceId}, ${JSON.stringify(event.changes)}, ${request?.requestId ?? null},
+      ${request?.ip ?? null}, ${request?.userAgent ?? null})`;
+  return id;
+}
+
