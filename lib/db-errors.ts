@@ -34,6 +34,9 @@ const UNAVAILABLE_CODES = new Set([
   "P1008",
   "P1017",
   "P2024",
+  // Prisma: a transaction that could not start within its wait (every connection, or SQLite's
+  // one writer, busy with others).
+  "P2028",
   // Driver adapter kinds for the same.
   "DatabaseNotReachable",
   "ConnectionClosed",

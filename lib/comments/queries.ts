@@ -45,9 +45,10 @@ export async function listPostComments(postId: string, query: ListCommentsQuery)
   return { comments: rows.map(serializePostComment), total };
 }
 
+/** One comment's record and its version (its ETag), or null. */
 export async function findComment(id: string) {
   const [row] = await read(Prisma.sql`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}`, commentRow);
-  return row ? serializeComment(row) : null;
+  return row ? { comment: serializeComment(row), version: row.version } : null;
 }
 
 /**
@@ -58,7 +59,7 @@ export async function listRevisions(id: string) {
   const [comment, rows] = await Promise.all([
     read(
       Prisma.sql`
-      SELECT c."version", c."commentDescription", c."pinned", c."createdAt", NULL AS "actorKeyId",
+      SELECT c."version", c."commentDescription", c."pinned", c."updatedAt" AS "createdAt", NULL AS "actorKeyId",
              u."name" AS "actorName", 'author' AS "via"
       FROM "Comment" c JOIN "User" u ON u."id" = c."postedById"
       WHERE c."id" = ${id}`,

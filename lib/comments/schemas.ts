@@ -51,9 +51,6 @@ export const commentRecord = z
     postedById: z.string(),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
-    version: z.number().int().min(1).meta({
-      description: "Moves on every change. The comment's ETag is this version, quoted with a v (\"v3\"); send it as If-Match.",
-    }),
   })
   .meta({ id: "Comment" });
 
@@ -69,14 +66,14 @@ export const postCommentRecord = commentRecord
 
 export type PostCommentRecord = z.infer<typeof postCommentRecord>;
 
-export const REVISION_VIAS = ["author", "unrecorded", "api", "dashboard", "cli"] as const;
+export const REVISION_VIAS = ["author", "api", "dashboard", "cli"] as const;
 
 export const commentRevisionRecord = z
   .object({
     version: z.number().int().min(1),
     commentDescription: z.string(),
     pinned: z.boolean(),
-    createdAt: isoDateTime.meta({ description: "When this version was made." }),
+    createdAt: isoDateTime.meta({ description: "When this version was made (the original's: the comment's updatedAt before its first change)." }),
     actor: z
       .object({
         keyId: z.string().nullable(),
@@ -85,7 +82,7 @@ export const commentRevisionRecord = z
       })
       .meta({
         description:
-          "Who made this version: a key (its name then) through the api, the dashboard or the cli; for the original, its author (via author); for text edited before history was kept, via unrecorded.",
+          "Who made this version: a key (its name then) through the api, the dashboard or the cli; for the original (as created or imported), the comment's author, via author.",
       }),
   })
   .meta({ id: "CommentRevision" });

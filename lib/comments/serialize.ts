@@ -9,6 +9,7 @@ export interface CommentRow {
   postedById: string;
   createdAt: Date;
   updatedAt: Date;
+  /** Not in the record: the API gives it as the ETag. */
   version: number;
 }
 
@@ -22,7 +23,6 @@ export function serializeComment(row: CommentRow): CommentRecord {
     postedById: row.postedById,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    version: row.version,
   };
 }
 

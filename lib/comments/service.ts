@@ -4,6 +4,7 @@ import { ApiError } from "../api/errors";
 import { versionTag } from "../api/conditional";
 import { db, Prisma, type Tx, write } from "../db";
 import { dialect } from "../dialect";
+import { env } from "../env";
 import { COMMENT_COLUMNS } from "./queries";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
@@ -48,51 +49,48 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
   set.push(Prisma.sql`"updatedAt" = ${now}`, Prisma.sql`"version" = "version" + 1`);
 
   const row = await write(() =>
-    db.$transaction(async (tx) => {
-      const [before] = await tx.$queryRaw<CommentRow[]>`
-        SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`;
-      if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
-      const [after] = await tx.$queryRaw<CommentRow[]>`
-        UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}${versionCondition(context.ifMatch)}
-        RETURNING ${COMMENT_COLUMNS}`;
-      if (!after) {
-        throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
-          current: serializeComment(before),
-          headers: { ETag: versionTag(before.version) },
-        });
-      }
-      await recordRevisions(tx, before, after, now, context.actor);
-      const changes: Changes = {};
-      if (after.commentDescription !== before.commentDescription) {
-        changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
-      }
-      if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
-      const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
-      await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
-      return after;
-    }),
+    db.$transaction(
+      async (tx) => {
+        const [before] = await tx.$queryRaw<CommentRow[]>`
+          SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`;
+        if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
+        const [after] = await tx.$queryRaw<CommentRow[]>`
+          UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}${versionCondition(context.ifMatch)}
+          RETURNING ${COMMENT_COLUMNS}`;
+        if (!after) {
+          throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
+            current: serializeComment(before),
+            headers: { ETag: versionTag(before.version) },
+          });
+        }
+        await recordRevisions(tx, before, after, now, context.actor);
+        const changes: Changes = {};
+        if (after.commentDescription !== before.commentDescription) {
+          changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
+        }
+        if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
+        const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
+        await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
+        return after;
+      },
+      // Writers queue for the transaction (SQLite has one writer; PostgreSQL, a pool) for as
+      // long as a write may wait for a lock; past that the answer is a 503.
+      { maxWait: env().DATABASE_LOCK_TIMEOUT_MS },
+    ),
   );
-  return serializeComment(row);
+  return { comment: serializeComment(row), version: row.version };
 }
 
 /**
- * The replaced version, when no revision holds it yet (the comment's first recorded change),
- * and the new one. The replaced version of a comment never edited is its original, by its
- * author; one edited before revisions were kept is marked as unrecorded.
+ * The replaced version, when no revision holds it yet (the comment's first change: its original,
+ * as created or imported, by its author, dated by its updatedAt), and the new one.
  */
 async function recordRevisions(tx: Tx, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
   const [recorded] = await tx.$queryRaw<{ found: number }[]>`
     SELECT 1 AS "found" FROM "CommentRevision" WHERE "commentId" = ${before.id} AND "version" = ${before.version}`;
   if (!recorded) {
-    const original = before.version === 1 && before.updatedAt.getTime() === before.createdAt.getTime();
-    const [author] = original
-      ? await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`
-      : [];
-    await insertRevision(tx, before, original ? before.createdAt : before.updatedAt, {
-      keyId: null,
-      name: author?.name ?? "",
-      via: original ? "author" : "unrecorded",
-    });
+    const [author] = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`;
+    await insertRevision(tx, before, before.updatedAt, { keyId: null, name: author?.name ?? "", via: "author" });
   }
   await insertRevision(tx, after, now, actor);
 }

@@ -12,16 +12,16 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
   GET: withApi(getCommentOperation, async ({ params }) => {
-    const comment = await findComment(params.commentId);
-    if (!comment) throw new ApiError("not_found", `No comment has the id "${params.commentId}".`);
-    return { data: comment, etag: versionTag(comment.version) };
+    const found = await findComment(params.commentId);
+    if (!found) throw new ApiError("not_found", `No comment has the id "${params.commentId}".`);
+    return { data: found.comment, etag: versionTag(found.version) };
   }),
   PUT: withApi(updateCommentOperation, async ({ params, body, principal, requestId, headers }) => {
-    const comment = await updateComment(params.commentId, body, {
+    const { comment, version } = await updateComment(params.commentId, body, {
       actor: actorOf(principal),
       request: requestMetaOf(requestId, clientIpOf(headers), headers),
       ifMatch: ifMatchVersions(headers.get("if-match")),
     });
-    return { data: comment, etag: versionTag(comment.version) };
+    return { data: comment, etag: versionTag(version) };
   }),
 });
