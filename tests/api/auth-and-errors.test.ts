@@ -122,9 +122,9 @@ describe("conventions of every response", () => {
     ["DELETE", "/api/v1/posts", "GET, HEAD, OPTIONS"],
     ["PUT", "/api/v1/changelogs", "GET, HEAD, OPTIONS"],
     ["PATCH", "/api/v1/changelogs/cl-dark", "GET, HEAD, OPTIONS"],
-    ["GET", "/api/v1/comments/c-first", "PUT, OPTIONS"],
-    ["POST", "/api/v1/comments/c-first", "PUT, OPTIONS"],
-    ["DELETE", "/api/v1/comments/c-first", "PUT, OPTIONS"],
+    ["POST", "/api/v1/comments/c-first", "GET, PUT, HEAD, OPTIONS"],
+    ["DELETE", "/api/v1/comments/c-first", "GET, PUT, HEAD, OPTIONS"],
+    ["PUT", "/api/v1/comments/c-first/revisions", "GET, HEAD, OPTIONS"],
   ];
   for (const [method, path, allow] of wrongMethods) {
     it(`${method} ${path}: 405 with Allow: ${allow}`, async () => {

@@ -217,7 +217,7 @@ describe("every answer under /api/v1 is the API's JSON", () => {
   it("OPTIONS still answers 204 with Allow", async () => {
     const res = await app.request("/api/v1/comments/c-first", { method: "OPTIONS", key: null });
     assert.equal(res.status, 204);
-    assert.equal(res.headers.get("allow"), "PUT, OPTIONS");
+    assert.equal(res.headers.get("allow"), "GET, PUT, HEAD, OPTIONS");
   });
 
   it("a trailing slash serves the same resource, after authentication", async () => {
