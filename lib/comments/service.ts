@@ -8,6 +8,7 @@ import { env } from "../env";
 import { COMMENT_COLUMNS } from "./queries";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
+import { enqueueEvent } from "../webhooks/outbox";
 
 let lastStamp = 0;
 
@@ -71,6 +72,7 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
         if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
         const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
         await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
+        await enqueueCommentEvents(tx, after, changes, context.actor, now);
         return after;
       },
       // Writers queue for the transaction (SQLite has one writer; PostgreSQL, a pool) for as
@@ -99,4 +101,31 @@ function insertRevision(tx: Tx, row: CommentRow, at: Date, actor: { keyId: strin
   return tx.$executeRaw`
     INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
     VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${actor.keyId}, ${actor.name}, ${actor.via})`;
+}
+
+/**
+ * One webhook event per kind of change, in the change's transaction: comment.updated when the
+ * text changed, comment.pinned or comment.unpinned when the pin did; a save that changed
+ * neither sends none.
+ */
+async function enqueueCommentEvents(tx: Tx, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<void> {
+  const comment = serializeComment(after);
+  const { keyId, name, via } = actor;
+  if (changes.commentDescription) {
+    await enqueueEvent(
+      tx,
+      { type: "comment.updated", data: { comment, changes: { commentDescription: changes.commentDescription }, actor: { keyId, name, via } } },
+      now,
+    );
+  }
+  if (changes.pinned) {
+    await enqueueEvent(
+      tx,
+      {
+        type: after.pinned ? "comment.pinned" : "comment.unpinned",
+        data: { comment, changes: { pinned: changes.pinned }, actor: { keyId, name, via } },
+      },
+      now,
+    );
+  }
 }
