@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
+import { createPortal } from "react-dom";
 import { formatDateTime } from "@/components/ui/format";
 import { EmptyState, ErrorState, Skeleton } from "@/components/ui/states";
 import type { CommentRevisionRecord } from "@/lib/comments/schemas";
@@ -19,7 +20,8 @@ interface Props {
 
 /**
  * A comment's versions in a modal <dialog>: the browser keeps focus inside it and closes it on
- * Escape; the opener gets focus back through onClose.
+ * Escape; the opener gets focus back through onClose. It lives under <body>, not inside the
+ * comment's list item, so the versions are not read as part of the comment.
  */
 export function CommentHistory({ commentId, postId, author, canWrite, onClose }: Props) {
   const titleId = useId();
@@ -38,7 +40,7 @@ export function CommentHistory({ commentId, postId, author, canWrite, onClose }:
 
   const revisions = history.data?.revisions;
   const restoring = restore.isPending || history.isFetching;
-  return (
+  return createPortal(
     <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onClose={onClose}>
       <div className="dialog-head">
         <h2 id={titleId}>History of the comment by {author}</h2>
@@ -76,7 +78,8 @@ export function CommentHistory({ commentId, postId, author, canWrite, onClose }:
           ))}
         </ol>
       )}
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }
 
