@@ -118,6 +118,9 @@ export function usePinComment(postId: string) {
       );
       return { previous };
     },
+    // The saved updatedAt at once, so a second press before the list is fetched again compares
+    // against this change and not the one before it.
+    onSuccess: ({ body }) => cache.put(body.data),
     onError: (error, _vars, context) => {
       if (context?.previous) queryClient.setQueryData(key, context.previous);
       const current = changedComment(error);
