@@ -43,6 +43,25 @@ test("README screenshots, light theme at desktop width", async ({ page }) => {
     await settled(page);
     await page.screenshot({ path: path.join(docs, `${view.name}.png`) });
   }
+
+  // History needs a comment with versions: edit one and pin it, as a moderator would.
+  await page.goto("/posts/p-dark");
+  const comment = page.getByRole("listitem").filter({ hasText: "Could the widget follow the same setting?" });
+  await comment.getByRole("button", { name: "Edit" }).click();
+  await page.getByRole("textbox", { name: "Comment text" }).fill("Could the embeddable widget follow the same setting, and the emails too?");
+  await page.getByRole("button", { name: "Save" }).click();
+  const edited = page.getByRole("listitem").filter({ hasText: "Could the embeddable widget" });
+  await edited.getByRole("button", { name: "Pin" }).click();
+  await expect(edited.getByRole("button", { name: "Unpin" })).toBeVisible();
+  await edited.getByRole("button", { name: "History" }).click();
+  const versions = page.getByRole("dialog").getByRole("list", { name: "Versions, oldest first" }).getByRole("listitem");
+  await expect(versions).toHaveCount(3);
+  await settled(page);
+  await page.screenshot({ path: path.join(docs, "comment-history.png") });
+  // The layout review expects one pinned comment on this post.
+  await page.keyboard.press("Escape");
+  await edited.getByRole("button", { name: "Unpin" }).click();
+  await expect(edited.getByRole("button", { name: "Pin" })).toBeVisible();
 });
 
 test("layout review: 375 px phone and dark theme", async ({ page }) => {

@@ -9,18 +9,23 @@ export interface ApiErrorBody {
   message: string;
   details?: ErrorDetail[];
   requestId?: string;
+  /** On a 412 precondition_failed: the resource as it is now. */
+  current?: unknown;
 }
 
 /** Thrown by apiFetch for every non-2xx answer; carries the API's error object untouched. */
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly body: ApiErrorBody;
+  /** The resource's current ETag, which a 412 sends so the client can try again against it. */
+  readonly etag: string | null;
 
-  constructor(status: number, body: ApiErrorBody) {
+  constructor(status: number, body: ApiErrorBody, etag: string | null = null) {
     super(body.message);
     this.name = "ApiRequestError";
     this.status = status;
     this.body = body;
+    this.etag = etag;
   }
 
   /** The message for one field, from the error's details. */
@@ -54,13 +59,30 @@ export function apiPath(path: string, params: Params = {}): string {
   return `/api/v1${path}${query ? `?${query}` : ""}`;
 }
 
-export async function apiFetch<T>(url: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export interface ApiRequestInit {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** The version the change is based on; the API refuses it with 412 if that is no longer current. */
+  ifMatch?: string;
+}
+
+/** A successful answer's body with its ETag, for a change made later against that version. */
+export interface Tagged<T> {
+  body: T;
+  etag: string | null;
+}
+
+export async function apiRequest<T>(url: string, init: ApiRequestInit = {}): Promise<Tagged<T>> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (init.body !== undefined) headers["Content-Type"] = "application/json";
+  if (init.ifMatch !== undefined) headers["If-Match"] = init.ifMatch;
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method ?? "GET",
       credentials: "same-origin",
-      headers: { Accept: "application/json", ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
     });
@@ -68,7 +90,8 @@ export async function apiFetch<T>(url: string, init: { method?: string; body?: u
     if ((error as Error).name === "AbortError") throw error;
     throw new ApiRequestError(0, { code: "network_error", message: "The server could not be reached. Check your connection." });
   }
-  if (response.status === 204) return undefined as T;
+  const etag = response.headers.get("ETag");
+  if (response.status === 204) return { body: undefined as T, etag };
   const body = (await response.json().catch(() => null)) as { error?: ApiErrorBody } | null;
   if (!response.ok) {
     const error = body?.error ?? { code: "internal_error", message: `The server answered ${response.status}.` };
@@ -76,9 +99,13 @@ export async function apiFetch<T>(url: string, init: { method?: string; body?: u
     if (response.status === 401 && typeof window !== "undefined" && !url.startsWith("/api/session")) {
       window.location.assign("/login");
     }
-    throw new ApiRequestError(response.status, error);
+    throw new ApiRequestError(response.status, error, etag);
   }
-  return body as T;
+  return { body: body as T, etag };
+}
+
+export async function apiFetch<T>(url: string, init: ApiRequestInit = {}): Promise<T> {
+  return (await apiRequest<T>(url, init)).body;
 }
 
 export function errorMessage(error: unknown): string {

@@ -5,10 +5,11 @@
 
 import { keepPreviousData, type QueryKey, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import type { ChangelogRecord } from "../changelogs/schemas";
-import type { PostCommentRecord } from "../comments/schemas";
+import type { CommentRevisionRecord, PostCommentRecord } from "../comments/schemas";
 import type { PostRecord } from "../posts/schemas";
 import type { UserRecord } from "../users/schemas";
 import { apiFetch, apiPath, type ItemResponse, type ListResponse, type Params } from "./api-client";
+import { fetchComment } from "./mutations";
 import type { OptionRecords, OptionResource } from "./options";
 import { type ChangelogListParams, changelogKeys, commentKeys, optionKeys, type PostListParams, postKeys, userKeys } from "./query-keys";
 
@@ -47,6 +48,24 @@ export function usePostComments(postId: string) {
         { signal },
       ),
     getNextPageParam: (last) => (last.pagination.hasNextPage ? last.pagination.page + 1 : undefined),
+  });
+}
+
+/** A comment's versions, oldest first, and the ETag of the comment they lead up to. */
+export function useCommentHistory(commentId: string) {
+  return useQuery({
+    queryKey: commentKeys.history(commentId),
+    queryFn: async ({ signal }) => {
+      // The comment first, then its revisions: a change landing in between then shows in the
+      // list while the tag is older, so a restore is refused (412) rather than undoing a change
+      // the moderator never saw.
+      const { etag } = await fetchComment(commentId, signal);
+      const revisions = await apiFetch<ItemResponse<CommentRevisionRecord[]>>(
+        apiPath(`/comments/${encodeURIComponent(commentId)}/revisions`),
+        { signal },
+      );
+      return { etag, revisions: revisions.data };
+    },
   });
 }
 

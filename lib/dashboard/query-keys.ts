@@ -30,6 +30,7 @@ export const postKeys = {
 export const commentKeys = {
   all: ["comments"] as const,
   ofPost: (postId: string) => [...commentKeys.all, "post", postId] as const,
+  history: (commentId: string) => [...commentKeys.all, "history", commentId] as const,
 };
 
 export const changelogKeys = {
