@@ -103,7 +103,8 @@ export function CommentItem({ comment, postId }: { comment: PostCommentRecord; p
     </div>
   );
   return (
-    <li>
+    // The id is the comment's address on its post's page (/comments/:id leads there).
+    <li id={`comment-${comment.id}`}>
       <article className={`comment${comment.pinned ? " pinned" : ""}`} aria-labelledby={headingId}>
         <div className="comment-head">
           <span id={headingId} className="comment-author">
