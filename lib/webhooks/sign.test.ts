@@ -27,7 +27,7 @@ describe("Standard Webhooks signatures", () => {
   it("during a rotation both secrets sign, and either one verifies", () => {
     const [old, fresh] = [generateSecret(), generateSecret()];
     const headers = webhookHeaders([fresh, old], "msg_2", new Date(), body);
-    assert.equal(headers["webhook-signature"].split(" ").length, 2);
+    assert.equal(headers["webhook-signature"]?.split(" ").length, 2);
     assert.doesNotThrow(() => new Webhook(old).verify(body, headers));
     assert.doesNotThrow(() => new Webhook(fresh).verify(body, headers));
   });
