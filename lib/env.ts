@@ -7,6 +7,14 @@ import { z } from "zod";
 const integer = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** An on/off setting: 1, true or yes (any case) is on; unset is off. */
+const flag = () =>
+  z
+    .string()
+    .trim()
+    .default("false")
+    .transform((v) => ["1", "true", "yes"].includes(v.toLowerCase()));
+
 const schema = z.object({
   DATABASE_URL: z
     .string()
@@ -44,6 +52,10 @@ const schema = z.object({
   // Where rate-limit counters live so every process shares them: Redis when set, else the
   // database on PostgreSQL, else this process's memory (SQLite, one process).
   REDIS_URL: z.string().trim().optional().transform((v) => v || undefined),
+  // Webhooks may go to http URLs, and to loopback, private and link-local addresses: for tests
+  // and local development, never in production.
+  WEBHOOK_ALLOW_HTTP: flag(),
+  WEBHOOK_ALLOW_PRIVATE: flag(),
   // Believe X-Forwarded-For / -Host / -Proto only behind a proxy that sets them.
   TRUST_PROXY: z
     .string()

@@ -16,6 +16,11 @@ export const AUDIT_ACTIONS = [
   "session.created",
   "session.refused",
   "session.ended",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "webhook.tested",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
