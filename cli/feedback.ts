@@ -1,6 +1,7 @@
 // The command line: `npm run -s feedback -- <command>`. Results go to stdout, logs and progress
 // to stderr; exit 0 on success, 1 with a one-line reason on failure.
 import fs from "node:fs";
+import path from "node:path";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
@@ -17,8 +18,9 @@ const USAGE = `Usage: npm run -s feedback -- <command>
 
 Commands:
   migrate                                   bring the database schema up to date
-  keys create --name NAME [--scopes read,write]
-                                            make an API key and print it (shown once)
+  keys create --name NAME [--scopes read,write,admin]
+                                            make an API key and print it (shown once);
+                                            read,write unless told, admin never implied
   keys list                                 list keys (never the secret)
   keys revoke ID                            revoke a key
   import FILE                               import a dataset (format version 1), all or nothing
@@ -79,8 +81,9 @@ async function keys(args: string[]): Promise<void> {
     const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError("keys revoke needs exactly one key ID (see keys list)");
     const id = positionals[0] as string;
-    if (!(await revokeKey(id))) throw new Error(`no key has the ID ${id}`);
-    info(`Revoked key ${id}.`);
+    const outcome = await revokeKey(id);
+    if (outcome === "unknown") throw new Error(`no key has the ID ${id}`);
+    info(outcome === "revoked" ? `Revoked key ${id}.` : `Key ${id} was already revoked; nothing changed.`);
     return;
   }
   throw new UsageError("keys takes create, list or revoke");
@@ -99,7 +102,10 @@ async function importCommand(args: string[]): Promise<void> {
   }
   const started = Date.now();
   try {
-    const summary = await runImport(raw, (done, total) => info(`import: ${done}/${total} records`));
+    const summary = await runImport(raw, {
+      progress: (done, total) => info(`import: ${done}/${total} records`),
+      source: path.basename(file),
+    });
     const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
     out(`Imported ${parts.join(", ")} from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } catch (error) {
