@@ -59,7 +59,7 @@ const schema = z.object({
     .transform((v) => v || undefined)
     .pipe(
       z.coerce
-        .number({ error: "must be a whole number of days, 1 or more" })
+        .number<string>({ error: "must be a whole number of days, 1 or more" })
         .int({ error: "must be a whole number of days, 1 or more" })
         .min(1, { error: "must be 1 or more (leave it unset to keep events forever)" })
         .max(36_500, { error: "must be at most 36500" })
