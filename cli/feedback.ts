@@ -4,8 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import { exportEvents } from "../lib/audit/export";
+import { pruneEvents } from "../lib/audit/prune";
+import { type AuditFilter, readEvents } from "../lib/audit/queries";
+import { listAuditEventsQuery } from "../lib/audit/schemas";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
-import { db } from "../lib/db";
+import { closeReaders, db } from "../lib/db";
 import { engineOf, env, sqlitePath } from "../lib/env";
 import { backupSqlite } from "../lib/export/backup";
 import { writeBeside } from "../lib/export/file";
@@ -27,6 +31,10 @@ Commands:
   export FILE [--force]                     write the whole dataset in the import format (FILE - is stdout)
   backup FILE [--force]                     copy a live SQLite database, consistently (PostgreSQL: pg_dump)
   seed [--posts N] [--seed S]               make deterministic demo data
+  audit list [FILTERS] [--limit N] [--json] the audit trail, newest first (a table, or one JSON array)
+  audit export FILE [FILTERS] [--force]     write the audit trail as NDJSON, oldest first (FILE - is stdout)
+  audit prune [--older-than-days N]         delete events older than N days (default AUDIT_RETENTION_DAYS)
+    FILTERS: --since ISO --until ISO --action a,b --resource-type T --resource-id ID --actor-key-id ID
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
 
@@ -181,6 +189,113 @@ async function seedCommand(args: string[]): Promise<void> {
   out(`Seeded ${parts.join(", ")} (seed ${seedValue}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+const auditFilterOptions = {
+  since: { type: "string" },
+  until: { type: "string" },
+  action: { type: "string", multiple: true },
+  "resource-type": { type: "string" },
+  "resource-id": { type: "string" },
+  "actor-key-id": { type: "string" },
+} as const;
+
+/** The audit filters of the command line, checked by the API's own query schema. */
+function auditFilter(values: {
+  since?: string;
+  until?: string;
+  action?: string[];
+  "resource-type"?: string;
+  "resource-id"?: string;
+  "actor-key-id"?: string;
+}): AuditFilter {
+  const parsed = listAuditEventsQuery.safeParse({
+    since: values.since,
+    until: values.until,
+    action: values.action,
+    resourceType: values["resource-type"],
+    resourceId: values["resource-id"],
+    actorKeyId: values["actor-key-id"],
+  });
+  if (!parsed.success) {
+    const flag = (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new UsageError(parsed.error.issues.map((i) => `${flag(String(i.path[0]))}: ${i.message}`).join("; "));
+  }
+  const { action, since, until, resourceType, resourceId, actorKeyId } = parsed.data;
+  return { actions: action, since, until, resourceType, resourceId, actorKeyId };
+}
+
+async function audit(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === "list") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...auditFilterOptions, limit: { type: "string" }, json: { type: "boolean" } },
+    });
+    const events = await readEvents(auditFilter(values), { order: "newest", limit: wholeNumber(values.limit, "limit", 50, 1, 100_000) });
+    if (values.json) {
+      out(JSON.stringify(events));
+      return;
+    }
+    const brief = (value: unknown) => {
+      const text = JSON.stringify(value);
+      return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+    };
+    out(
+      table([
+        ["TIME", "ACTION", "ACTOR", "VIA", "RESOURCE", "CHANGES"],
+        ...events.map((e) => [
+          e.createdAt,
+          e.action,
+          e.actor.keyId ? `${e.actor.name} (${e.actor.keyId})` : e.actor.name,
+          e.actor.via,
+          e.resource.id ? `${e.resource.type} ${e.resource.id}` : e.resource.type,
+          brief(e.changes),
+        ]),
+      ]),
+    );
+    return;
+  }
+  if (sub === "export") {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...auditFilterOptions, force: { type: "boolean" } },
+      allowPositionals: true,
+    });
+    if (positionals.length !== 1) throw new UsageError("audit export needs exactly one FILE");
+    const file = positionals[0] as string;
+    const filter = auditFilter(values);
+    const progress = (done: number) => info(`audit export: ${done} events`);
+    if (file === "-") {
+      info(`Exported ${await exportEvents(process.stdout, filter, progress)} audit events.`);
+      return;
+    }
+    const count = await writeBeside(file, values.force ?? false, async (temp) => {
+      const stream = fs.createWriteStream(temp, { flags: "wx" });
+      try {
+        const written = await exportEvents(stream, filter, progress);
+        stream.end();
+        await finished(stream);
+        return written;
+      } finally {
+        stream.destroy();
+      }
+    });
+    out(`Exported ${count} audit events to ${file}.`);
+    return;
+  }
+  if (sub === "prune") {
+    const { values } = parseArgs({ args: rest, options: { "older-than-days": { type: "string" } } });
+    const days =
+      values["older-than-days"] !== undefined
+        ? wholeNumber(values["older-than-days"], "older-than-days", 0, 1, 36_500)
+        : env().AUDIT_RETENTION_DAYS;
+    if (days === undefined) throw new UsageError("audit prune needs --older-than-days N, or AUDIT_RETENTION_DAYS set");
+    const removed = await pruneEvents(days);
+    out(`Removed ${removed} audit events older than ${days} day${days === 1 ? "" : "s"}.`);
+    return;
+  }
+  throw new UsageError("audit takes list, export or prune");
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
@@ -202,6 +317,9 @@ async function main(argv: string[]): Promise<void> {
       return exportCommand(args);
     case "backup":
       return backupCommand(args);
+    case "audit":
+      await ensureMigrated(db);
+      return audit(args);
     case "help":
     case "--help":
     case "-h":
@@ -212,14 +330,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// The readers go too: an idle SQLite reader thread can still hold the process open.
+const closeAll = () => Promise.all([db.$disconnect(), closeReaders()]);
+
 main(process.argv.slice(2))
-  .then(() => db.$disconnect())
+  .then(closeAll)
   .catch(async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`feedback: ${message.split("\n")[0]}\n`);
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`Run "npm run -s feedback -- help" for usage.\n`);
     }
-    await db.$disconnect().catch(() => {});
+    await closeAll().catch(() => {});
     process.exitCode = 1;
   });
