@@ -1,4 +1,5 @@
 import { prepareRateLimits } from "./lib/api/rate-limit";
+import { startRetention } from "./lib/audit/prune";
 import { db } from "./lib/db";
 import { log, logError } from "./lib/log";
 
@@ -10,7 +11,8 @@ process.once("SIGTERM", () => {
   db.$disconnect().catch((error: unknown) => logError("Closing the database pool failed", error));
 });
 
-/** Before the first request: connect the rate limits' shared store. */
+/** Before the first request: connect the rate limits' shared store; start pruning the audit trail. */
 export async function start(): Promise<void> {
   await prepareRateLimits();
+  startRetention();
 }

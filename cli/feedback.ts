@@ -1,10 +1,15 @@
 // The command line: `npm run -s feedback -- <command>`. Results go to stdout, logs and progress
 // to stderr; exit 0 on success, 1 with a one-line reason on failure.
 import fs from "node:fs";
+import path from "node:path";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import { exportEvents } from "../lib/audit/export";
+import { pruneEvents } from "../lib/audit/prune";
+import { type AuditFilter, readEvents } from "../lib/audit/queries";
+import { listAuditEventsQuery } from "../lib/audit/schemas";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
-import { db } from "../lib/db";
+import { closeReaders, db } from "../lib/db";
 import { engineOf, env, sqlitePath } from "../lib/env";
 import { backupSqlite } from "../lib/export/backup";
 import { writeBeside } from "../lib/export/file";
@@ -17,14 +22,19 @@ const USAGE = `Usage: npm run -s feedback -- <command>
 
 Commands:
   migrate                                   bring the database schema up to date
-  keys create --name NAME [--scopes read,write]
-                                            make an API key and print it (shown once)
+  keys create --name NAME [--scopes read,write,admin]
+                                            make an API key and print it (shown once);
+                                            read,write unless told, admin never implied
   keys list                                 list keys (never the secret)
   keys revoke ID                            revoke a key
   import FILE                               import a dataset (format version 1), all or nothing
   export FILE [--force]                     write the whole dataset in the import format (FILE - is stdout)
   backup FILE [--force]                     copy a live SQLite database, consistently (PostgreSQL: pg_dump)
   seed [--posts N] [--seed S]               make deterministic demo data
+  audit list [FILTERS] [--limit N] [--json] the audit trail, newest first (a table, or one JSON array)
+  audit export FILE [FILTERS] [--force]     write the audit trail as NDJSON, oldest first (FILE - is stdout)
+  audit prune [--older-than-days N]         delete events older than N days (default AUDIT_RETENTION_DAYS)
+    FILTERS: --since ISO --until ISO --action a,b --resource-type T --resource-id ID --actor-key-id ID
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
 
@@ -79,8 +89,9 @@ async function keys(args: string[]): Promise<void> {
     const { positionals } = parseArgs({ args: rest, options: {}, allowPositionals: true });
     if (positionals.length !== 1) throw new UsageError("keys revoke needs exactly one key ID (see keys list)");
     const id = positionals[0] as string;
-    if (!(await revokeKey(id))) throw new Error(`no key has the ID ${id}`);
-    info(`Revoked key ${id}.`);
+    const outcome = await revokeKey(id);
+    if (outcome === "unknown") throw new Error(`no key has the ID ${id}`);
+    info(outcome === "revoked" ? `Revoked key ${id}.` : `Key ${id} was already revoked; nothing changed.`);
     return;
   }
   throw new UsageError("keys takes create, list or revoke");
@@ -99,7 +110,10 @@ async function importCommand(args: string[]): Promise<void> {
   }
   const started = Date.now();
   try {
-    const summary = await runImport(raw, (done, total) => info(`import: ${done}/${total} records`));
+    const summary = await runImport(raw, {
+      progress: (done, total) => info(`import: ${done}/${total} records`),
+      source: path.basename(file),
+    });
     const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
     out(`Imported ${parts.join(", ")} from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } catch (error) {
@@ -175,6 +189,113 @@ async function seedCommand(args: string[]): Promise<void> {
   out(`Seeded ${parts.join(", ")} (seed ${seedValue}) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+const auditFilterOptions = {
+  since: { type: "string" },
+  until: { type: "string" },
+  action: { type: "string", multiple: true },
+  "resource-type": { type: "string" },
+  "resource-id": { type: "string" },
+  "actor-key-id": { type: "string" },
+} as const;
+
+/** The audit filters of the command line, checked by the API's own query schema. */
+function auditFilter(values: {
+  since?: string;
+  until?: string;
+  action?: string[];
+  "resource-type"?: string;
+  "resource-id"?: string;
+  "actor-key-id"?: string;
+}): AuditFilter {
+  const parsed = listAuditEventsQuery.safeParse({
+    since: values.since,
+    until: values.until,
+    action: values.action,
+    resourceType: values["resource-type"],
+    resourceId: values["resource-id"],
+    actorKeyId: values["actor-key-id"],
+  });
+  if (!parsed.success) {
+    const flag = (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    throw new UsageError(parsed.error.issues.map((i) => `${flag(String(i.path[0]))}: ${i.message}`).join("; "));
+  }
+  const { action, since, until, resourceType, resourceId, actorKeyId } = parsed.data;
+  return { actions: action, since, until, resourceType, resourceId, actorKeyId };
+}
+
+async function audit(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === "list") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...auditFilterOptions, limit: { type: "string" }, json: { type: "boolean" } },
+    });
+    const events = await readEvents(auditFilter(values), { order: "newest", limit: wholeNumber(values.limit, "limit", 50, 1, 100_000) });
+    if (values.json) {
+      out(JSON.stringify(events));
+      return;
+    }
+    const brief = (value: unknown) => {
+      const text = JSON.stringify(value);
+      return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+    };
+    out(
+      table([
+        ["TIME", "ACTION", "ACTOR", "VIA", "RESOURCE", "CHANGES"],
+        ...events.map((e) => [
+          e.createdAt,
+          e.action,
+          e.actor.keyId ? `${e.actor.name} (${e.actor.keyId})` : e.actor.name,
+          e.actor.via,
+          e.resource.id ? `${e.resource.type} ${e.resource.id}` : e.resource.type,
+          brief(e.changes),
+        ]),
+      ]),
+    );
+    return;
+  }
+  if (sub === "export") {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...auditFilterOptions, force: { type: "boolean" } },
+      allowPositionals: true,
+    });
+    if (positionals.length !== 1) throw new UsageError("audit export needs exactly one FILE");
+    const file = positionals[0] as string;
+    const filter = auditFilter(values);
+    const progress = (done: number) => info(`audit export: ${done} events`);
+    if (file === "-") {
+      info(`Exported ${await exportEvents(process.stdout, filter, progress)} audit events.`);
+      return;
+    }
+    const count = await writeBeside(file, values.force ?? false, async (temp) => {
+      const stream = fs.createWriteStream(temp, { flags: "wx" });
+      try {
+        const written = await exportEvents(stream, filter, progress);
+        stream.end();
+        await finished(stream);
+        return written;
+      } finally {
+        stream.destroy();
+      }
+    });
+    out(`Exported ${count} audit events to ${file}.`);
+    return;
+  }
+  if (sub === "prune") {
+    const { values } = parseArgs({ args: rest, options: { "older-than-days": { type: "string" } } });
+    const days =
+      values["older-than-days"] !== undefined
+        ? wholeNumber(values["older-than-days"], "older-than-days", 0, 1, 36_500)
+        : env().AUDIT_RETENTION_DAYS;
+    if (days === undefined) throw new UsageError("audit prune needs --older-than-days N, or AUDIT_RETENTION_DAYS set");
+    const removed = await pruneEvents(days);
+    out(`Removed ${removed} audit events older than ${days} day${days === 1 ? "" : "s"}.`);
+    return;
+  }
+  throw new UsageError("audit takes list, export or prune");
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
@@ -196,6 +317,9 @@ async function main(argv: string[]): Promise<void> {
       return exportCommand(args);
     case "backup":
       return backupCommand(args);
+    case "audit":
+      await ensureMigrated(db);
+      return audit(args);
     case "help":
     case "--help":
     case "-h":
@@ -206,14 +330,17 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// The readers go too: an idle SQLite reader thread can still hold the process open.
+const closeAll = () => Promise.all([db.$disconnect(), closeReaders()]);
+
 main(process.argv.slice(2))
-  .then(() => db.$disconnect())
+  .then(closeAll)
   .catch(async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`feedback: ${message.split("\n")[0]}\n`);
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`Run "npm run -s feedback -- help" for usage.\n`);
     }
-    await db.$disconnect().catch(() => {});
+    await closeAll().catch(() => {});
     process.exitCode = 1;
   });

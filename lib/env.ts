@@ -63,6 +63,20 @@ const schema = z.object({
     .default("false")
     .transform((v) => ["1", "true", "yes"].includes(v.toLowerCase())),
   SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
+  // Days the audit trail keeps an event; unset keeps every event forever.
+  AUDIT_RETENTION_DAYS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z.coerce
+        .number<string>({ error: "must be a whole number of days, 1 or more" })
+        .int({ error: "must be a whole number of days, 1 or more" })
+        .min(1, { error: "must be 1 or more (leave it unset to keep events forever)" })
+        .max(36_500, { error: "must be at most 36500" })
+        .optional(),
+    ),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // text: one readable line per event; json: one JSON object per line, for log shippers.

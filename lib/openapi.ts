@@ -99,13 +99,23 @@ function conditionalHeader(name: string, description: string): JsonSchema {
 
 function operation(spec: Operation): JsonSchema {
   const record = ref(idOf(spec.record));
-  const success = spec.list
-    ? {
-        type: "object",
-        properties: { data: { type: "array", items: record }, pagination: ref("Pagination") },
-        required: ["data", "pagination"],
-      }
-    : { type: "object", properties: { data: record }, required: ["data"] };
+  const success =
+    spec.list === "cursor"
+      ? {
+          type: "object",
+          properties: {
+            data: { type: "array", items: record },
+            nextCursor: { type: ["string", "null"], description: "Pass as cursor for the next page; null on the last." },
+          },
+          required: ["data", "nextCursor"],
+        }
+      : spec.list
+        ? {
+            type: "object",
+            properties: { data: { type: "array", items: record }, pagination: ref("Pagination") },
+            required: ["data", "pagination"],
+          }
+        : { type: "object", properties: { data: record }, required: ["data"] };
   const body = spec.body ? inline(spec.body, "input") : undefined;
   return {
     summary: spec.summary,
@@ -131,7 +141,7 @@ function operation(spec: Operation): JsonSchema {
     responses: {
       "200": {
         description: "Success.",
-        ...(spec.list ? { headers: { Link: { description: "RFC 8288 links: first, prev, next, last.", schema: { type: "string" } } } } : {}),
+        ...(spec.list === true ? { headers: { Link: { description: "RFC 8288 links: first, prev, next, last.", schema: { type: "string" } } } } : {}),
         ...(spec.etag || spec.ifMatch ? { headers: { ETag: { description: "The strong entity tag of this version.", schema: { type: "string" } } } } : {}),
         content: { "application/json": { schema: success } },
       },
@@ -139,7 +149,7 @@ function operation(spec: Operation): JsonSchema {
       ...errorResponses(
         ...(spec.body || spec.query || spec.params ? [400] : []),
         401,
-        ...(spec.scope === "write" ? [403] : []),
+        ...(spec.scope !== "read" ? [403] : []),
         ...(spec.params ? [404] : []),
         405,
         ...(spec.ifMatch ? [412] : []),

@@ -23,9 +23,12 @@ export interface Operation extends Contract {
   path: string;
   summary: string;
   description?: string;
-  /** The record it answers with: `{data: record}`, or with `list`, `{data: [record], pagination}`. */
+  /**
+   * The record it answers with: `{data: record}`; with `list: true`, `{data: [record], pagination}`;
+   * with `list: "cursor"` (a list that grows at one end), `{data: [record], nextCursor}`.
+   */
   record: z.ZodType;
-  list?: true;
+  list?: true | "cursor";
   /** A write that honours If-Match: a version no longer current gets 412 and changes nothing. */
   ifMatch?: true;
 }

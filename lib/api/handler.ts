@@ -30,7 +30,13 @@ export interface ListResult<T> {
   pagination: Pagination;
 }
 
-type Result = { data: unknown; etag?: string } | ListResult<unknown>;
+/** A page of a cursor list: its items and the cursor of the next page, null on the last. */
+export interface CursorPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+type Result = { data: unknown; etag?: string } | ListResult<unknown> | CursorPage<unknown>;
 
 type Parsed<C, K extends "query" | "body" | "params"> = C extends { [k in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
 
@@ -48,7 +54,9 @@ interface Input<C extends Contract> {
 type Output<C extends Contract> = C extends { record: infer R extends z.ZodType }
   ? C extends { list: true }
     ? ListResult<z.output<R>>
-    : { data: z.output<R>; etag?: string }
+    : C extends { list: "cursor" }
+      ? CursorPage<z.output<R>>
+      : { data: z.output<R>; etag?: string }
   : Result;
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
@@ -157,6 +165,9 @@ export function withApi<C extends Contract>(contract: C, handler: (input: Input<
           ...extraHeaders,
           Link: linkHeader(url, result.pagination),
         });
+      }
+      if ("nextCursor" in result) {
+        return json({ data: result.items, nextCursor: result.nextCursor }, 200, requestId, extraHeaders);
       }
       const text = JSON.stringify({ data: result.data });
       const etag = result.etag ?? (contract.etag ? contentTag(text) : undefined);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import * as audit from "../audit/operations";
 import * as boards from "../boards/operations";
 import * as changelogs from "../changelogs/operations";
 import * as comments from "../comments/operations";
@@ -16,7 +17,7 @@ import { operations } from "./operations";
 // OpenAPI document) gives; the type checker cannot see a file's place in app/.
 
 const root = path.resolve(import.meta.dirname, "../..");
-const declared = new Map<string, Operation>(Object.entries({ ...boards, ...changelogs, ...comments, ...labels, ...posts, ...statuses, ...users }));
+const declared = new Map<string, Operation>(Object.entries({ ...audit, ...boards, ...changelogs, ...comments, ...labels, ...posts, ...statuses, ...users }));
 
 const served = readdirSync(path.join(root, "app/api/v1"), { recursive: true, encoding: "utf8" })
   .filter((file) => path.basename(file) === "route.ts")

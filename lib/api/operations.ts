@@ -1,4 +1,5 @@
 import "server-only";
+import { listAuditEventsOperation } from "../audit/operations";
 import { listBoardsOperation } from "../boards/operations";
 import { getChangelogOperation, listChangelogsOperation } from "../changelogs/operations";
 import { getCommentOperation, listPostCommentsOperation, listRevisionsOperation, updateCommentOperation } from "../comments/operations";
@@ -22,4 +23,5 @@ export const operations: readonly Operation[] = [
   getCommentOperation,
   updateCommentOperation,
   listRevisionsOperation,
+  listAuditEventsOperation,
 ];

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import type { Principal } from "../auth/authenticate";
 import type { Db, Tx } from "../db";
 
@@ -57,6 +58,17 @@ export interface NewEvent {
 /** The actor behind an API request: the key, through the API or a dashboard session. */
 export function actorOf(principal: Principal): Actor {
   return { keyId: principal.keyId, name: principal.keyName, via: principal.via === "session" ? "dashboard" : "api" };
+}
+
+/** The operator at a shell: no key acts, so the name says which account ran the command. */
+export function cliActor(): Actor {
+  let user = "unknown user";
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // A container may run under a uid with no passwd entry.
+  }
+  return { keyId: null, name: `cli (${user})`, via: "cli" };
 }
 
 const USER_AGENT_MAX = 512;

@@ -122,7 +122,7 @@ async function countAll(tx: Tx): Promise<DatasetCounts> {
 }
 
 /** Writes text, and waits for the stream to drain when its buffer is full. */
-async function write(out: Writable, text: string): Promise<void> {
+export async function write(out: Writable, text: string): Promise<void> {
   // A failed stream (a full disk, a closed pipe) never drains: stop with its error instead.
   if (out.errored) throw out.errored;
   if (!out.write(text)) await once(out, "drain");

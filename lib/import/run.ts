@@ -1,4 +1,5 @@
 import "server-only";
+import { type Actor, cliActor, recordEvent } from "../audit/record";
 import { type Db, db, type Tx, Prisma } from "../db";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
@@ -198,10 +199,18 @@ export async function recountComments(tx: Tx | Db, postIds: string[]): Promise<v
     WHERE "id" IN (${Prisma.join(postIds)})`;
 }
 
-export async function runImport(raw: unknown, progress: Progress = () => {}, database: Db = db): Promise<DatasetCounts> {
+export interface ImportOptions {
+  progress?: Progress;
+  /** Who applies it, for the audit trail. */
+  actor?: Actor;
+  /** What the import came from (a file's name), kept as the event's resource id. */
+  source?: string;
+}
+
+/** Validates, then writes the whole dataset and its one import.applied event in one transaction. */
+export async function runImport(raw: unknown, options: ImportOptions = {}, database: Db = db): Promise<DatasetCounts> {
   const data = await validateImport(raw, database);
-  await database.$transaction((tx) => writeAll(tx, data, progress), { timeout: 24 * 3_600_000, maxWait: 60_000 });
-  return {
+  const counts: DatasetCounts = {
     boards: data.boards.length,
     statuses: data.statuses.length,
     users: data.users.length,
@@ -209,4 +218,18 @@ export async function runImport(raw: unknown, progress: Progress = () => {}, dat
     comments: data.comments.length,
     changelogs: data.changelogs.length,
   };
+  await database.$transaction(
+    async (tx) => {
+      await writeAll(tx, data, options.progress ?? (() => {}));
+      await recordEvent(tx, {
+        action: "import.applied",
+        resourceType: "import",
+        resourceId: options.source ?? null,
+        changes: { ...counts },
+        actor: options.actor ?? cliActor(),
+      });
+    },
+    { timeout: 24 * 3_600_000, maxWait: 60_000 },
+  );
+  return counts;
 }
