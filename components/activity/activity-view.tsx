@@ -167,7 +167,7 @@ export function ActivityView() {
         </div>
         <SearchBox label="Resource id" value={resourceId} onSearch={(v) => setFilter("resourceId", v, "replace")} placeholder="c-first" />
         <SearchBox label="Key id" value={actorKeyId} onSearch={(v) => setFilter("actorKeyId", v, "replace")} placeholder="key_…" />
-        <div className="field">
+        <div className="field field-time">
           <label htmlFor={`${id}-since`}>From</label>
           <input
             id={`${id}-since`}
@@ -177,7 +177,7 @@ export function ActivityView() {
             onChange={(event) => setFilter("since", localToIso(event.target.value))}
           />
         </div>
-        <div className="field">
+        <div className="field field-time">
           <label htmlFor={`${id}-until`}>To</label>
           <input
             id={`${id}-until`}

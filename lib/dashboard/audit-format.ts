@@ -48,6 +48,7 @@ const FIELD_LABELS: Record<string, string> = {
   commentDescription: "Text",
   pinned: "Pinned",
   revokedAt: "Revoked",
+  expiresAt: "Expires",
   name: "Name",
   scopes: "Scopes",
 };
