@@ -6,7 +6,7 @@ import type { FullConfig } from "@playwright/test";
 import { scriptArgs, serverArgs } from "../lib/server-command";
 
 // A throwaway SQLite database, migrated and filled from e2e/fixtures/dataset.json, a
-// read/write key and a read-only key, and the production server on it. The keys reach the
+// read/write key, a read-only key and an admin key, and the production server on it. The keys reach the
 // tests through the environment, which Playwright hands on to its workers.
 
 const root = path.resolve(__dirname, "..");
@@ -49,6 +49,7 @@ export default async function globalSetup(config: FullConfig) {
   cli(databaseUrl, ["import", path.join(root, "e2e", "fixtures", "dataset.json")]);
   process.env.E2E_WRITE_KEY = cli(databaseUrl, ["keys", "create", "--name", "e2e-moderator"]);
   process.env.E2E_READ_KEY = cli(databaseUrl, ["keys", "create", "--name", "e2e-readonly", "--scopes", "read"]);
+  process.env.E2E_ADMIN_KEY = cli(databaseUrl, ["keys", "create", "--name", "e2e-admin", "--scopes", "read,write,admin"]);
   process.env.E2E_DATABASE_URL = databaseUrl;
 
   let output = "";

@@ -6,8 +6,9 @@ import { type APIRequestContext, expect, type Page } from "@playwright/test";
 export function keys() {
   const write = process.env.E2E_WRITE_KEY;
   const read = process.env.E2E_READ_KEY;
-  if (!write || !read) throw new Error("E2E_WRITE_KEY / E2E_READ_KEY missing: e2e/global-setup.ts did not run");
-  return { write, read };
+  const admin = process.env.E2E_ADMIN_KEY;
+  if (!write || !read || !admin) throw new Error("E2E_WRITE_KEY / E2E_READ_KEY / E2E_ADMIN_KEY missing: e2e/global-setup.ts did not run");
+  return { write, read, admin };
 }
 
 export async function signIn(page: Page, key = keys().write) {

@@ -8,12 +8,13 @@ import { SignOutButton } from "./sign-out-button";
 const LINKS = [
   { href: "/posts", label: "Posts" },
   { href: "/changelogs", label: "Changelogs" },
+  { href: "/activity", label: "Activity", admin: true },
   { href: "/api-docs", label: "API docs" },
 ];
 
 export function NavBar() {
   const pathname = usePathname();
-  const { keyName, canWrite } = useSession();
+  const { keyName, canWrite, isAdmin } = useSession();
   return (
     <header className="nav">
       <a className="skip-link" href="#main">
@@ -25,7 +26,7 @@ export function NavBar() {
         </Link>
         <nav aria-label="Main">
           <ul className="nav-links">
-            {LINKS.map((link) => (
+            {LINKS.filter((link) => !link.admin || isAdmin).map((link) => (
               <li key={link.href}>
                 <Link href={link.href} aria-current={pathname.startsWith(link.href) ? "page" : undefined}>
                   {link.label}

@@ -14,7 +14,7 @@ export function SessionProvider({ session, children }: { session: Session; child
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
 
-export function useSession(): Session & { canWrite: boolean } {
+export function useSession(): Session & { canWrite: boolean; isAdmin: boolean } {
   const session = useContext(SessionContext);
-  return { ...session, canWrite: session.scopes.includes("write") };
+  return { ...session, canWrite: session.scopes.includes("write"), isAdmin: session.scopes.includes("admin") };
 }
