@@ -37,7 +37,7 @@ export const listAuditEventsQuery = z
       })
       .transform((actions) => actions as AuditAction[] | undefined)
       .meta({ description: "Only these actions, comma-separated and/or repeated." }),
-    resourceType: filterParam.meta({ description: "Only events about this kind of resource: comment, key, import, session." }),
+    resourceType: filterParam.meta({ description: "Only events about this kind of resource: comment, key, import, session, webhook." }),
     resourceId: filterParam.meta({ description: "Only events about the resource with this id." }),
     actorKeyId: filterParam.meta({ description: "Only events by this key." }),
     since: dateTimeParam("Only events at or after this time (ISO 8601)."),

@@ -14,11 +14,16 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "session.created": "Signed in",
   "session.refused": "Sign-in refused",
   "session.ended": "Signed out",
+  "webhook.created": "Webhook added",
+  "webhook.updated": "Webhook changed",
+  "webhook.deleted": "Webhook removed",
+  "webhook.secret_rotated": "Webhook secret rotated",
+  "webhook.tested": "Webhook test sent",
 };
 
 export const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
 
-export const RESOURCE_TYPES = ["comment", "key", "import", "session"] as const;
+export const RESOURCE_TYPES = ["comment", "key", "import", "session", "webhook"] as const;
 
 export const VIA_LABELS: Record<AuditEventRecord["actor"]["via"], string> = {
   api: "API",
@@ -49,6 +54,11 @@ const FIELD_LABELS: Record<string, string> = {
   pinned: "Pinned",
   revokedAt: "Revoked",
   expiresAt: "Expires",
+  url: "URL",
+  events: "Events",
+  description: "Description",
+  enabled: "Enabled",
+  previousSecretExpiresAt: "Old secret signs until",
   name: "Name",
   scopes: "Scopes",
 };
