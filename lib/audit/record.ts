@@ -1,8 +1,8 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import os from "node:os";
 import type { Principal } from "../auth/authenticate";
 import type { Db, Tx } from "../db";
+import { sortableId } from "../ids";
 
 // The audit trail's one writer. Every change the service makes calls recordEvent with the
 // transaction that makes the change, so the event and the change commit or fail together.
@@ -78,21 +78,8 @@ export function requestMetaOf(requestId: string, ip: string | null, headers: Hea
   return { requestId, ip, userAgent: headers.get("user-agent")?.slice(0, USER_AGENT_MAX) ?? null };
 }
 
-let lastMs = 0;
-let sequence = 0;
-
-/**
- * A sortable event id: the time in milliseconds, a per-process sequence within the same
- * millisecond, then randomness (so ids from several processes never collide). Fixed width and
- * lowercase base 36, so bytewise order (both engines compare ids bytewise) is time order.
- */
-export function eventId(at: Date): string {
-  const ms = at.getTime();
-  sequence = ms === lastMs ? sequence + 1 : 0;
-  lastMs = ms;
-  const random = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).padStart(13, "0");
-  return `evt_${ms.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(3, "0")}${random}`;
-}
+/** A sortable event id (lib/ids.ts): newest first is id descending, on both engines. */
+export const eventId = (at: Date) => sortableId("evt", at);
 
 /** Writes one event; call it inside the change's transaction. */
 export async function recordEvent(tx: Tx | Db, event: NewEvent, at = new Date()): Promise<string> {
