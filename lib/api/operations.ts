@@ -7,6 +7,7 @@ import { listLabelsOperation } from "../labels/operations";
 import { getPostOperation, listPostsOperation } from "../posts/operations";
 import { listStatusesOperation } from "../statuses/operations";
 import { listUsersOperation } from "../users/operations";
+import { webhookOperations } from "../webhooks/operations";
 import type { Operation } from "./define-operation";
 
 /** Every operation of /api/v1, in the document's order. A new endpoint registers here. */
@@ -24,4 +25,5 @@ export const operations: readonly Operation[] = [
   updateCommentOperation,
   listRevisionsOperation,
   listAuditEventsOperation,
+  ...webhookOperations,
 ];
