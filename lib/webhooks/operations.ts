@@ -124,16 +124,3 @@ export const replayOperation = defineOperation({
   record: webhookReplayRecord,
   status: 202,
 });
-
-export const webhookOperations = [
-  listWebhooksOperation,
-  createWebhookOperation,
-  getWebhookOperation,
-  updateWebhookOperation,
-  deleteWebhookOperation,
-  rotateWebhookSecretOperation,
-  testWebhookOperation,
-  listDeliveriesOperation,
-  redeliverOperation,
-  replayOperation,
-] as const;
