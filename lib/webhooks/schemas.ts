@@ -2,7 +2,7 @@ import { z } from "zod";
 import { intParam } from "../api/query";
 import { isoDateTime } from "../dates";
 import { decodeDeliveryCursor } from "./cursor";
-import { WEBHOOK_EVENT_TYPES } from "./events";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 
 // The webhook endpoint as the API, the command line and the dashboard see it (never its
 // secret, which is shown once, when it is made or rotated), and the input that makes or
@@ -12,9 +12,21 @@ const eventList = z
   .array(z.string({ error: "must be event types" }), { error: "must be a list of event types" })
   .transform((types) => [...new Set(types.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean))])
   .pipe(
+    // The whole list is the field, so a refusal names `events` and the types it does not know.
     z
-      .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be among ${WEBHOOK_EVENT_TYPES.join(", ")}` }))
-      .min(1, "give at least one event type"),
+      .array(z.string())
+      .min(1, "give at least one event type")
+      .superRefine((types, ctx) => {
+        const unknown = types.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+        if (unknown.length) {
+          const named = unknown.map((t) => JSON.stringify(t)).join(", ");
+          ctx.addIssue({
+            code: "custom",
+            message: `${named} ${unknown.length === 1 ? "is not an event type" : "are not event types"}; must be among ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+          });
+        }
+      })
+      .transform((types) => types as WebhookEventType[]),
   )
   .meta({ description: `The event types to receive: ${WEBHOOK_EVENT_TYPES.join(", ")}.` });
 
