@@ -94,6 +94,32 @@ describe("the admin scope", () => {
 });
 
 describe("managing an endpoint", () => {
+  it("takes the dashboard's session from its own origin only, as every session write", async () => {
+    const signIn = await app.request("/api/session", {
+      method: "POST",
+      key: null,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: admin }),
+    });
+    assert.equal(signIn.status, 200);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const post = (origin: string) =>
+      app.json("/api/v1/webhooks", {
+        method: "POST",
+        key: null,
+        headers: { cookie, origin, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${HOOK}/session`, events: ["comment.pinned"] }),
+      });
+    const crossSite = await post("https://evil.example");
+    assert.equal(crossSite.status, 403);
+    assert.equal(crossSite.body.error.code, "forbidden");
+    assert.equal((await sql(app.databaseUrl, `SELECT "id" FROM "WebhookEndpoint" WHERE "url" = ?`, [`${HOOK}/session`])).length, 0);
+    const sameSite = await post(app.url);
+    assert.equal(sameSite.status, 201, JSON.stringify(sameSite.body));
+    const [event] = (await auditRows()).filter((e) => e.resourceId === sameSite.body.data.id);
+    assert.equal(event?.via, "dashboard");
+  });
+
   it("creates one with 201, shows its secret that once, and audits it", async () => {
     let created!: Awaited<ReturnType<typeof createHook>>;
     const events = await eventsOf(async () => {
