@@ -123,7 +123,7 @@ describe("the OpenAPI document", () => {
 
     it("lists each event type in webhooks, with the signing headers, and a real event matches its schema", async () => {
       assert.deepEqual(Object.keys(doc.webhooks).sort(), ["comment.pinned", "comment.unpinned", "comment.updated", "webhook.test"]);
-      for (const event of Object.values(doc.webhooks) as any[]) {
+      for (const event of Object.values(doc.webhooks) as { post: { parameters: { name: string; in: string }[] } }[]) {
         assert.deepEqual(
           event.post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),
           ["header:webhook-id", "header:webhook-timestamp", "header:webhook-signature"],
