@@ -17,6 +17,7 @@ import { runExport } from "../lib/export/run";
 import { ImportError, runImport } from "../lib/import/run";
 import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
+import { WEBHOOK_USAGE, webhooksCommand } from "../lib/webhooks/commands";
 
 const USAGE = `Usage: npm run -s feedback -- <command>
 
@@ -35,6 +36,7 @@ Commands:
   audit export FILE [FILTERS] [--force]     write the audit trail as NDJSON, oldest first (FILE - is stdout)
   audit prune [--older-than-days N]         delete events older than N days (default AUDIT_RETENTION_DAYS)
     FILTERS: --since ISO --until ISO --action a,b --resource-type T --resource-id ID --actor-key-id ID
+${WEBHOOK_USAGE}
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
 
@@ -320,6 +322,9 @@ async function main(argv: string[]): Promise<void> {
     case "audit":
       await ensureMigrated(db);
       return audit(args);
+    case "webhooks":
+      await ensureMigrated(db);
+      return webhooksCommand(args, { out, info, table, usage: (message) => new UsageError(message) });
     case "help":
     case "--help":
     case "-h":

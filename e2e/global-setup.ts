@@ -64,6 +64,9 @@ export default async function globalSetup(config: FullConfig) {
       RATE_LIMIT_PER_MINUTE: "0",
       RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
       LOG_LEVEL: "warn",
+      // The webhook tests' receiver listens on this machine, over http.
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOW_PRIVATE: "true",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,6 +4,7 @@ import type { Operation } from "./api/define-operation";
 import { type ErrorCode, errorStatus } from "./api/errors";
 import { operations } from "./api/operations";
 import { SEARCH_TOTAL_LIMIT } from "./totals";
+import { eventPayloads } from "./webhooks/payloads";
 
 // The OpenAPI 3.1 document, built from the same zod schemas that validate requests and shape
 // responses, so it cannot drift from the code. Served at GET /api/v1/openapi.json.
@@ -93,6 +94,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: "The database is unavailable, frozen, or locked by another writer past the budget; nothing changed. See Retry-After.",
 };
 
+const SUCCESS_DESCRIPTIONS = { 200: "Success.", 201: "Created.", 202: "Accepted: queued for delivery.", 204: "Done; no body." };
+
 function conditionalHeader(name: string, description: string): JsonSchema {
   return { name, in: "header", required: false, description, schema: { type: "string" } };
 }
@@ -139,11 +142,11 @@ function operation(spec: Operation): JsonSchema {
         }
       : {}),
     responses: {
-      "200": {
-        description: "Success.",
+      [String(spec.status ?? 200)]: {
+        description: SUCCESS_DESCRIPTIONS[spec.status ?? 200],
         ...(spec.list === true ? { headers: { Link: { description: "RFC 8288 links: first, prev, next, last.", schema: { type: "string" } } } } : {}),
         ...(spec.etag || spec.ifMatch ? { headers: { ETag: { description: "The strong entity tag of this version.", schema: { type: "string" } } } } : {}),
-        content: { "application/json": { schema: success } },
+        ...(spec.status === 204 ? {} : { content: { "application/json": { schema: success } } }),
       },
       ...(spec.etag ? { "304": { description: "If-None-Match named the current version: not modified." } } : {}),
       ...errorResponses(
@@ -163,6 +166,51 @@ function operation(spec: Operation): JsonSchema {
   };
 }
 
+/** A schema as the document's components hold it: its own registered parts become refs to them. */
+function componentSchema(schema: z.ZodType, schemas: Record<string, JsonSchema>): JsonSchema {
+  // A registered schema comes back as {$ref: "#/$defs/Id", $defs}; point refs at components.
+  const json = JSON.parse(
+    JSON.stringify(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })).replaceAll("#/$defs/", "#/components/schemas/"),
+  ) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const { $schema: _, $defs, ...rest } = json;
+  Object.assign(schemas, $defs ?? {});
+  return rest;
+}
+
+const webhookHeaders = [
+  ["webhook-id", "The event's id: the same on every attempt, redelivery and replay, so a receiver can drop duplicates."],
+  ["webhook-timestamp", "Seconds since the Unix epoch when this attempt was signed; refuse one too far from now."],
+  [
+    "webhook-signature",
+    "v1, and the base64 HMAC-SHA256 of `id.timestamp.body` keyed with the secret (the base64 after whsec_); two, space-separated, for 24 hours after a rotation.",
+  ],
+].map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
+
+/** The event catalogue (OpenAPI 3.1 `webhooks`): what an endpoint may be sent, as Standard Webhooks deliver it. */
+function webhookEvents(schemas: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(eventPayloads).map(([type, payload]) => {
+      const schema = componentSchema(payload, schemas);
+      return [
+        type,
+        {
+          post: {
+            summary: type,
+            description: `${schema.description ?? ""} A Standard Webhooks POST of application/json: verify it with any Standard Webhooks library.`.trim(),
+            parameters: webhookHeaders,
+            requestBody: { required: true, content: { "application/json": { schema } } },
+            responses: {
+              "2XX": {
+                description: "Received. Anything else, or no answer within 10 seconds, is retried (about 30 s, 2 min, 10 min, 1 h, 6 h, 24 h).",
+              },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
 let cached: JsonSchema | undefined;
 
 export function openApiDocument(): JsonSchema {
@@ -170,15 +218,10 @@ export function openApiDocument(): JsonSchema {
   const records = [errorBody, paginationRecord, ...operations.map((o) => o.record)];
   const schemas: Record<string, JsonSchema> = {};
   for (const schema of records) {
-    const id = idOf(schema);
-    // A registered schema comes back as {$ref: "#/$defs/Id", $defs}; point refs at components.
-    const json = JSON.parse(
-      JSON.stringify(z.toJSONSchema(schema, { io: "output", target: "draft-2020-12" })).replaceAll("#/$defs/", "#/components/schemas/"),
-    ) as JsonSchema & { $defs?: Record<string, JsonSchema> };
-    const { $schema: _, $defs, ...rest } = json;
-    Object.assign(schemas, $defs ?? {});
-    if (!("$ref" in rest)) schemas[id] = rest;
+    const rest = componentSchema(schema, schemas);
+    if (!("$ref" in rest)) schemas[idOf(schema)] = rest;
   }
+  const webhooks = webhookEvents(schemas);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const spec of operations) paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
   cached = {
@@ -187,7 +230,7 @@ export function openApiDocument(): JsonSchema {
       title: "Feedback service API",
       version: "1.0.0",
       description:
-        "Posts, comments and changelogs. Every request carries Authorization: Bearer <API key>. Lists answer {data, pagination} and a Link header; errors answer {error: {code, message, details, requestId}}.",
+        "Posts, comments and changelogs, the audit trail and webhooks. Every request carries Authorization: Bearer <API key>. Lists answer {data, pagination} and a Link header (the audit trail and webhook deliveries: {data, nextCursor}); errors answer {error: {code, message, details, requestId}}. `webhooks` lists the events an endpoint can receive.",
     },
     servers: [{ url: "/api/v1" }],
     security: [{ bearer: [] }],
@@ -196,6 +239,7 @@ export function openApiDocument(): JsonSchema {
       schemas,
     },
     paths,
+    webhooks,
   };
   return cached;
 }

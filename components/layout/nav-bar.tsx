@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/posts", label: "Posts" },
   { href: "/changelogs", label: "Changelogs" },
   { href: "/activity", label: "Activity", admin: true },
+  { href: "/webhooks", label: "Webhooks", admin: true },
   { href: "/api-docs", label: "API docs" },
 ];
 

@@ -14,6 +14,8 @@ export interface Contract {
   params?: z.ZodObject;
   /** A single resource: its answer carries a strong ETag, and If-None-Match naming it gets 304. */
   etag?: true;
+  /** The success status when not 200: 201 made a resource, 202 queued work, 204 answers no body. */
+  status?: 201 | 202 | 204;
 }
 
 /** An endpoint of /api/v1: its contract, what it answers, and how the document presents it. */
@@ -25,7 +27,8 @@ export interface Operation extends Contract {
   description?: string;
   /**
    * The record it answers with: `{data: record}`; with `list: true`, `{data: [record], pagination}`;
-   * with `list: "cursor"` (a list that grows at one end), `{data: [record], nextCursor}`.
+   * with `list: "cursor"` (a list that grows at one end), `{data: [record], nextCursor}`;
+   * with `status: 204`, nothing (the record is then the resource the operation acts on).
    */
   record: z.ZodType;
   list?: true | "cursor";

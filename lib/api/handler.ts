@@ -51,13 +51,15 @@ interface Input<C extends Contract> {
 }
 
 /** What an operation's handler returns: its record, or a page of them when it declares a list. */
-type Output<C extends Contract> = C extends { record: infer R extends z.ZodType }
-  ? C extends { list: true }
-    ? ListResult<z.output<R>>
-    : C extends { list: "cursor" }
-      ? CursorPage<z.output<R>>
-      : { data: z.output<R>; etag?: string }
-  : Result;
+type Output<C extends Contract> = C extends { status: 204 }
+  ? { data: null }
+  : C extends { record: infer R extends z.ZodType }
+    ? C extends { list: true }
+      ? ListResult<z.output<R>>
+      : C extends { list: "cursor" }
+        ? CursorPage<z.output<R>>
+        : { data: z.output<R>; etag?: string }
+    : Result;
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=-]{1,128}$/;
 
@@ -153,7 +155,8 @@ export function withApi<C extends Contract>(contract: C, handler: (input: Input<
       if (!principal.scopes.includes(contract.scope)) {
         throw new ApiError("forbidden", `This API key lacks the "${contract.scope}" scope.`);
       }
-      if (contract.scope === "write" && principal.via === "session") assertSameOrigin(req.headers);
+      // Every change made with the session cookie, whatever its scope, must come from the dashboard itself.
+      if (principal.via === "session" && req.method !== "GET" && req.method !== "HEAD") assertSameOrigin(req.headers);
 
       const body = contract.body ? parse(contract.body, await readBody(req), "body") : undefined;
       const params = contract.params ? parse(contract.params, await ctx.params, "path") : undefined;
@@ -169,9 +172,10 @@ export function withApi<C extends Contract>(contract: C, handler: (input: Input<
       if ("nextCursor" in result) {
         return json({ data: result.items, nextCursor: result.nextCursor }, 200, requestId, extraHeaders);
       }
+      if (contract.status === 204) return jsonText(null, 204, requestId, extraHeaders);
       const text = JSON.stringify({ data: result.data });
       const etag = result.etag ?? (contract.etag ? contentTag(text) : undefined);
-      if (etag === undefined) return jsonText(text, 200, requestId, extraHeaders);
+      if (etag === undefined) return jsonText(text, contract.status ?? 200, requestId, extraHeaders);
       if (contract.etag && matchesNoneMatch(req.headers.get("if-none-match"), etag)) {
         return new Response(null, { status: 304, headers: { ETag: etag, "X-Request-Id": requestId, ...API_HEADERS, ...extraHeaders } });
       }

@@ -10,6 +10,7 @@ import * as labels from "../labels/operations";
 import * as posts from "../posts/operations";
 import * as statuses from "../statuses/operations";
 import * as users from "../users/operations";
+import * as webhooks from "../webhooks/operations";
 import type { Operation } from "./define-operation";
 import { operations } from "./operations";
 
@@ -17,7 +18,7 @@ import { operations } from "./operations";
 // OpenAPI document) gives; the type checker cannot see a file's place in app/.
 
 const root = path.resolve(import.meta.dirname, "../..");
-const declared = new Map<string, Operation>(Object.entries({ ...audit, ...boards, ...changelogs, ...comments, ...labels, ...posts, ...statuses, ...users }));
+const declared = new Map<string, Operation>(Object.entries({ ...audit, ...boards, ...changelogs, ...comments, ...labels, ...posts, ...statuses, ...users, ...webhooks }));
 
 const served = readdirSync(path.join(root, "app/api/v1"), { recursive: true, encoding: "utf8" })
   .filter((file) => path.basename(file) === "route.ts")

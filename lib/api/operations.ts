@@ -7,6 +7,18 @@ import { listLabelsOperation } from "../labels/operations";
 import { getPostOperation, listPostsOperation } from "../posts/operations";
 import { listStatusesOperation } from "../statuses/operations";
 import { listUsersOperation } from "../users/operations";
+import {
+  createWebhookOperation,
+  deleteWebhookOperation,
+  getWebhookOperation,
+  listDeliveriesOperation,
+  listWebhooksOperation,
+  redeliverOperation,
+  replayOperation,
+  rotateWebhookSecretOperation,
+  testWebhookOperation,
+  updateWebhookOperation,
+} from "../webhooks/operations";
 import type { Operation } from "./define-operation";
 
 /** Every operation of /api/v1, in the document's order. A new endpoint registers here. */
@@ -24,4 +36,14 @@ export const operations: readonly Operation[] = [
   updateCommentOperation,
   listRevisionsOperation,
   listAuditEventsOperation,
+  listWebhooksOperation,
+  createWebhookOperation,
+  getWebhookOperation,
+  updateWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  testWebhookOperation,
+  listDeliveriesOperation,
+  redeliverOperation,
+  replayOperation,
 ];

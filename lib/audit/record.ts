@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   "webhook.deleted",
   "webhook.secret_rotated",
   "webhook.tested",
+  "webhook.redelivered",
+  "webhook.replayed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

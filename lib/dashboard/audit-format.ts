@@ -19,6 +19,8 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "webhook.deleted": "Webhook removed",
   "webhook.secret_rotated": "Webhook secret rotated",
   "webhook.tested": "Webhook test sent",
+  "webhook.redelivered": "Webhook event redelivered",
+  "webhook.replayed": "Webhook events replayed",
 };
 
 export const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { intParam } from "../api/query";
 import { isoDateTime } from "../dates";
-import { WEBHOOK_EVENT_TYPES } from "./events";
+import { decodeDeliveryCursor } from "./cursor";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 
 // The webhook endpoint as the API, the command line and the dashboard see it (never its
 // secret, which is shown once, when it is made or rotated), and the input that makes or
@@ -10,9 +12,21 @@ const eventList = z
   .array(z.string({ error: "must be event types" }), { error: "must be a list of event types" })
   .transform((types) => [...new Set(types.flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean))])
   .pipe(
+    // The whole list is the field, so a refusal names `events` and the types it does not know.
     z
-      .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be among ${WEBHOOK_EVENT_TYPES.join(", ")}` }))
-      .min(1, "give at least one event type"),
+      .array(z.string())
+      .min(1, "give at least one event type")
+      .superRefine((types, ctx) => {
+        const unknown = types.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+        if (unknown.length) {
+          const named = unknown.map((t) => JSON.stringify(t)).join(", ");
+          ctx.addIssue({
+            code: "custom",
+            message: `${named} ${unknown.length === 1 ? "is not an event type" : "are not event types"}; must be among ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+          });
+        }
+      })
+      .transform((types) => types as WebhookEventType[]),
   )
   .meta({ description: `The event types to receive: ${WEBHOOK_EVENT_TYPES.join(", ")}.` });
 
@@ -70,3 +84,74 @@ export const webhookWithSecretRecord = webhookRecord
   .extend({ secret: z.string().meta({ description: "whsec_ and the base64 of 32 random bytes. Shown only now." }) })
   .meta({ id: "WebhookWithSecret" });
 export type WebhookWithSecretRecord = z.infer<typeof webhookWithSecretRecord>;
+
+export const webhookDeliveryParams = webhookParams.extend({ deliveryId: z.string().min(1).max(200) });
+
+export const listDeliveriesQuery = z.object({
+  cursor: z
+    .string()
+    .max(200, "is not a cursor this API gave")
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const id = decodeDeliveryCursor(value.trim());
+      if (id === null) {
+        ctx.addIssue({ code: "custom", message: "is not a cursor this API gave" });
+        return z.NEVER;
+      }
+      return id;
+    })
+    .meta({ description: "Start after the last delivery of an earlier page: its nextCursor. Stays valid while deliveries are added." }),
+  limit: intParam(1, 100, 20).meta({ description: "Deliveries per page, 1 to 100.", default: 20 }),
+});
+
+export const replayQuery = z.object({
+  since: z
+    .string({ error: "give the time to replay from, such as 2026-01-02T03:04:05Z" })
+    .trim()
+    .pipe(z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time, such as 2026-01-02T03:04:05Z" }))
+    .transform((value) => new Date(value))
+    .meta({ description: "Replay every event this endpoint was given at or after this time (ISO 8601)." }),
+});
+
+export const webhookAttemptRecord = z
+  .object({
+    attemptedAt: isoDateTime,
+    statusCode: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The HTTP status, or null when no answer came (timeout, refused, blocked address)." }),
+    durationMs: z.number().int(),
+    responseBody: z.string().nullable().meta({ description: "The first 2 KB of the answer's body." }),
+    error: z.string().nullable(),
+  })
+  .meta({ id: "WebhookAttempt" });
+
+export const webhookDeliveryRecord = z
+  .object({
+    id: z.string().meta({ description: "Sortable: a later delivery has a greater id." }),
+    eventId: z
+      .string()
+      .meta({ description: "The event's id, sent as the webhook-id header: the same on every attempt, redelivery and replay." }),
+    type: z.string().meta({ description: "The event type (or webhook.test)." }),
+    status: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.number().int().min(0),
+    nextAttemptAt: isoDateTime.nullable().meta({ description: "When a pending delivery is next due; null once delivered or failed." }),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+    log: z.array(webhookAttemptRecord).meta({ description: "Every attempt kept (WEBHOOK_LOG_DAYS), oldest first." }),
+  })
+  .meta({ id: "WebhookDelivery" });
+export type WebhookDeliveryRecord = z.infer<typeof webhookDeliveryRecord>;
+
+export const webhookTestRecord = z
+  .object({ eventId: z.string().meta({ description: "The webhook.test event's id (its webhook-id)." }) })
+  .meta({ id: "WebhookTest" });
+
+export const webhookReplayRecord = z
+  .object({
+    since: isoDateTime,
+    count: z.number().int().min(0).meta({ description: "How many events were queued again." }),
+  })
+  .meta({ id: "WebhookReplay" });

@@ -139,6 +139,26 @@ export interface AppOptions {
   serverDatabaseUrl?: string;
   /** Serve the database (and keys) of this running app from a second server process. */
   sameDatabaseAs?: TestApp;
+  /**
+   * Lines the server alone sees added to /etc/hosts ("10.20.30.40 private-hook.test"), so a name
+   * resolves to a chosen address through the system's own resolver, with no DNS server and
+   * without touching the machine's file: the server runs in its own mount namespace, where a copy
+   * is bound over /etc/hosts (needs root and util-linux's unshare, as CI has).
+   */
+  hosts?: string[];
+}
+
+/** The server's command: Node, or Node inside a mount namespace that sees its own /etc/hosts. */
+function serverCommand(hosts: string[] | undefined): { command: string; args: string[]; cleanup: () => void } {
+  if (!hosts?.length) return { command: process.execPath, args: serverArgs(root), cleanup: () => {} };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-hosts-"));
+  const file = path.join(dir, "hosts");
+  fs.writeFileSync(file, `${fs.readFileSync("/etc/hosts", "utf8")}\n${hosts.join("\n")}\n`);
+  return {
+    command: "unshare",
+    args: ["--mount", "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$@"', file, process.execPath, ...serverArgs(root)],
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 type Cli = (args: string[]) => Promise<CliResult>;
@@ -191,7 +211,8 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     let output = "";
-    const child = spawn(process.execPath, serverArgs(root), {
+    const launch = serverCommand(options.hosts);
+    const child = spawn(launch.command, launch.args, {
       cwd: root,
       env: {
         ...process.env,
@@ -208,6 +229,7 @@ export async function startApp(options: AppOptions = {}): Promise<TestApp> {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    child.once("exit", launch.cleanup);
     child.stdout?.on("data", (d) => (output += d));
     child.stderr?.on("data", (d) => (output += d));
     await waitForHealth(url, child, () => output);
