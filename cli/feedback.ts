@@ -17,6 +17,7 @@ import { runExport } from "../lib/export/run";
 import { ImportError, runImport } from "../lib/import/run";
 import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
+import { deliverCommand } from "./webhooks-deliver";
 
 const USAGE = `Usage: npm run -s feedback -- <command>
 
@@ -35,6 +36,7 @@ Commands:
   audit export FILE [FILTERS] [--force]     write the audit trail as NDJSON, oldest first (FILE - is stdout)
   audit prune [--older-than-days N]         delete events older than N days (default AUDIT_RETENTION_DAYS)
     FILTERS: --since ISO --until ISO --action a,b --resource-type T --resource-id ID --actor-key-id ID
+  webhooks deliver [--once]                 send due webhook deliveries: one pass, or until interrupted
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
 
@@ -320,6 +322,10 @@ async function main(argv: string[]): Promise<void> {
     case "audit":
       await ensureMigrated(db);
       return audit(args);
+    case "webhooks":
+      await ensureMigrated(db);
+      if (args[0] !== "deliver") throw new UsageError("webhooks takes deliver");
+      return deliverCommand(args.slice(1), out, info);
     case "help":
     case "--help":
     case "-h":
