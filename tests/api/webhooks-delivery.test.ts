@@ -29,12 +29,12 @@ interface Endpoint {
 }
 
 /** Creates, rotates, disables or tests an endpoint through lib/webhooks/endpoints.ts, in a process of its own. */
-async function admin(app: TestApp, ...args: string[]): Promise<any> {
+async function admin<T = Endpoint>(app: TestApp, ...args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, [...scriptArgs("tests/support/webhook-admin.ts"), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: app.databaseUrl, ...LOCAL },
   });
-  return JSON.parse(stdout);
+  return JSON.parse(stdout) as T;
 }
 
 const form = (fields: Record<string, string>) => ({
@@ -49,8 +49,14 @@ async function put(app: TestApp, commentId: string, fields: Record<string, strin
   return answer.body.data;
 }
 
+interface EventBody {
+  type: string;
+  timestamp: string;
+  data: { comment: { commentDescription: string }; changes: unknown; actor: { keyId: string; name: string; via: string } };
+}
+
 /** The delivery's body, verified with the secret (throws when the signature does not match). */
-const verified = (secret: string, request: Received) => new Webhook(secret).verify(request.body, request.headers) as any;
+const verified = (secret: string, request: Received) => new Webhook(secret).verify(request.body, request.headers) as EventBody;
 
 const attemptsOf = (app: TestApp, messageId: string) =>
   sql<{ statusCode: number | null; durationMs: number; error: string | null; responseBody: string | null; status: string; attempts: number }>(
@@ -115,6 +121,7 @@ describe("delivery by the server's dispatcher", () => {
     const events = all.slice(1).map((r) => verified(endpoint.secret, r));
     assert.deepEqual(events.map((e) => e.type).sort(), ["comment.pinned", "comment.unpinned", "comment.updated"]);
     const pinned = events.find((e) => e.type === "comment.pinned");
+    assert.ok(pinned);
     assert.deepEqual(pinned.data.changes, { pinned: { from: false, to: true } });
     assert.deepEqual(pinned.data.comment, both);
     assert.equal(new Set(all.map((r) => r.headers["webhook-id"])).size, 4, "each event its own webhook-id");
@@ -204,7 +211,7 @@ describe("delivery by the server's dispatcher", () => {
 
   it("sends a test event to its one endpoint", async () => {
     const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/tested`, "comment.unpinned");
-    const { messageId } = await admin(app, "test", endpoint.id);
+    const { messageId } = await admin<{ messageId: string }>(app, "test", endpoint.id);
     const [request] = await receiver.waitFor("/tested", 1);
     assert.ok(request);
     assert.equal(request.headers["webhook-id"], messageId);
