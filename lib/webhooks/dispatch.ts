@@ -20,7 +20,9 @@ import { webhookHeaders } from "./sign";
 // deliver`, the cron route and the comment PUT's after() all run passes of this.
 
 /** Deliveries sent at once by one pass. */
-export const CONCURRENCY = 4;
+export const CONCURRENCY = 8;
+/** Deliveries one claim takes, at most: a claim is a write, so a backlog is taken in few of them. */
+const CLAIM_BATCH = 32;
 /** A pass stops after this many deliveries, so a backlog never holds one caller forever. */
 const PASS_LIMIT = 1000;
 
@@ -62,8 +64,11 @@ interface Claimed {
   attempts: number;
 }
 
-/** How long a claim holds: longer than any send can take, with room for recording it. */
-const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * 2 + 30_000;
+/**
+ * How long a claim holds: longer than the last of a claim's deliveries can wait for a sender
+ * and take itself, with room for recording it.
+ */
+const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * (Math.ceil(CLAIM_BATCH / CONCURRENCY) + 1) + 30_000;
 
 /**
  * Takes up to `limit` due deliveries of enabled endpoints (a test event goes to its endpoint
@@ -155,59 +160,122 @@ async function noteFailure(tx: Tx, endpointId: string, now: Date): Promise<boole
   return true;
 }
 
+interface Sent {
+  delivery: Claimed;
+  type: string;
+  result: SendResult & { at: Date };
+}
+
+interface Recorded {
+  report: DeliveryReport;
+  disabled: boolean;
+}
+
+const isSuccess = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+
 /**
- * Records an attempt and its consequence in one transaction: delivered (and the endpoint's
+ * Records attempts and their consequences in one transaction: delivered (and the endpoint's
  * failing streak over), or due again on the schedule, or failed once the schedule is used up.
- * Returns null when the delivery is gone (its endpoint was removed meanwhile).
+ * Successes, the common case, take three statements however many there are. A delivery that is
+ * gone (its endpoint was removed meanwhile) is left out of the answer.
  */
-async function record(delivery: Claimed, type: string, result: SendResult & { at: Date }): Promise<{ report: DeliveryReport; disabled: boolean } | null> {
-  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const attempt = delivery.attempts + 1;
+async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
   const now = new Date();
-  const delay = ok ? null : retryDelay(attempt, env().WEBHOOK_RETRY_DELAYS_MS);
-  const outcome: Outcome = ok ? "delivered" : delay === null ? "failed" : "retrying";
-  const next = delay === null ? null : new Date(now.getTime() + delay);
+  const delays = env().WEBHOOK_RETRY_DELAYS_MS;
+  const succeeded = batch.filter((s) => isSuccess(s.result));
+  const failed = batch.filter((s) => !isSuccess(s.result));
   return write(() =>
     db.$transaction(async (tx) => {
-      const updated = await tx.$executeRaw`
-        UPDATE "WebhookDelivery"
-        SET "status" = ${outcome === "retrying" ? "pending" : outcome}, "attempts" = ${attempt}, "lockedUntil" = NULL,
-          "updatedAt" = ${now}${next ? Prisma.sql`, "nextAttemptAt" = ${next}` : Prisma.empty}
-        WHERE "id" = ${delivery.id}`;
-      if (!updated) return null;
-      await tx.$executeRaw`
-        INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs", "responseBody", "error")
-        VALUES (${sortableId("att", result.at)}, ${delivery.id}, ${result.at}, ${result.statusCode}, ${result.durationMs},
-          ${result.responseBody}, ${result.error})`;
-      let disabled = false;
-      if (ok) {
-        await tx.$executeRaw`UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ${delivery.endpointId} AND "failingSince" IS NOT NULL`;
-      } else {
-        disabled = await noteFailure(tx, delivery.endpointId, now);
+      const recorded = new Map<string, Recorded>();
+      const kept: Sent[] = [];
+      const report = ({ delivery, type, result }: Sent, outcome: Outcome, next: Date | null): DeliveryReport => ({
+        deliveryId: delivery.id,
+        messageId: delivery.messageId,
+        endpointId: delivery.endpointId,
+        type,
+        attempt: delivery.attempts + 1,
+        outcome,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+        nextAttemptAt: next?.toISOString() ?? null,
+      });
+      if (succeeded.length) {
+        const still = await tx.$queryRaw<{ id: string }[]>`
+          UPDATE "WebhookDelivery" SET "status" = 'delivered', "attempts" = "attempts" + 1, "lockedUntil" = NULL, "updatedAt" = ${now}
+          WHERE "id" IN (${Prisma.join(succeeded.map((s) => s.delivery.id))})
+          RETURNING "id"`;
+        const ids = new Set(still.map((r) => r.id));
+        for (const sent of succeeded.filter((s) => ids.has(s.delivery.id))) {
+          kept.push(sent);
+          recorded.set(sent.delivery.id, { report: report(sent, "delivered", null), disabled: false });
+        }
+        const endpoints = [...new Set(succeeded.map((s) => s.delivery.endpointId))];
+        await tx.$executeRaw`
+          UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" IN (${Prisma.join(endpoints)}) AND "failingSince" IS NOT NULL`;
       }
-      return {
-        disabled,
-        report: {
-          deliveryId: delivery.id,
-          messageId: delivery.messageId,
-          endpointId: delivery.endpointId,
-          type,
-          attempt,
-          outcome,
-          statusCode: result.statusCode,
-          durationMs: result.durationMs,
-          error: result.error,
-          nextAttemptAt: next?.toISOString() ?? null,
-        },
-      };
+      for (const sent of failed) {
+        const attempt = sent.delivery.attempts + 1;
+        const delay = retryDelay(attempt, delays);
+        const next = delay === null ? null : new Date(now.getTime() + delay);
+        const updated = await tx.$executeRaw`
+          UPDATE "WebhookDelivery"
+          SET "status" = ${next ? "pending" : "failed"}, "attempts" = ${attempt}, "lockedUntil" = NULL,
+            "updatedAt" = ${now}${next ? Prisma.sql`, "nextAttemptAt" = ${next}` : Prisma.empty}
+          WHERE "id" = ${sent.delivery.id}`;
+        if (!updated) continue;
+        kept.push(sent);
+        const disabled = await noteFailure(tx, sent.delivery.endpointId, now);
+        recorded.set(sent.delivery.id, { report: report(sent, next ? "retrying" : "failed", next), disabled });
+      }
+      if (kept.length) {
+        const rows = kept.map(
+          ({ delivery, result }) =>
+            Prisma.sql`(${sortableId("att", result.at)}, ${delivery.id}, ${result.at}, ${result.statusCode}, ${result.durationMs}, ${result.responseBody}, ${result.error})`,
+        );
+        await tx.$executeRaw`
+          INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs", "responseBody", "error")
+          VALUES ${Prisma.join(rows)}`;
+      }
+      return recorded;
     }),
   );
 }
 
-async function deliver(delivery: Claimed, target: Target | undefined, report: PassReport): Promise<void> {
+/**
+ * Group commit: sends that finish while a transaction is being written wait and go into the
+ * next one together, so a busy dispatcher writes a few transactions a second rather than one
+ * per delivery (on SQLite, every write holds the database's one write lock).
+ */
+function recorder(): (sent: Sent) => Promise<Recorded | undefined> {
+  let waiting: { sent: Sent; resolve: (r: Recorded | undefined) => void; reject: (e: unknown) => void }[] = [];
+  let flushing = false;
+  const flush = async () => {
+    if (flushing || !waiting.length) return;
+    flushing = true;
+    const batch = waiting;
+    waiting = [];
+    try {
+      const recorded = await recordAll(batch.map((w) => w.sent));
+      for (const w of batch) w.resolve(recorded.get(w.sent.delivery.id));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    } finally {
+      flushing = false;
+      void flush();
+    }
+  };
+  return (sent) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ sent, resolve, reject });
+      setImmediate(() => void flush());
+    });
+}
+
+async function deliver(delivery: Claimed, target: Target | undefined, record: ReturnType<typeof recorder>, report: PassReport): Promise<void> {
   if (!target) return;
   try {
-    const recorded = await record(delivery, target.type, await send(delivery, target));
+    const recorded = await record({ delivery, type: target.type, result: await send(delivery, target) });
     if (!recorded) return;
     report.deliveries.push(recorded.report);
     if (recorded.disabled) report.disabled.push(delivery.endpointId);
@@ -229,19 +297,21 @@ async function deliver(delivery: Claimed, target: Target | undefined, report: Pa
 }
 
 /**
- * One pass: claims due deliveries and sends them, CONCURRENCY at a time, until none is due,
- * `limit` were taken, or `stopping()` says so. Returns what it sent.
+ * One pass: claims due deliveries, CLAIM_BATCH at a time, and sends them, CONCURRENCY at a
+ * time, until none is due, `limit` were taken, or `stopping()` says so. Returns what it sent.
  */
 export async function dispatchPass(options: PassOptions = {}): Promise<PassReport> {
   const report: PassReport = { deliveries: [], disabled: [] };
   if (options.messageIds?.length === 0) return report;
   const limit = options.limit ?? PASS_LIMIT;
+  const record = recorder();
   const queue: [Claimed, Target | undefined][] = [];
   let taken = 0;
   let exhausted = false;
   let claiming: Promise<void> | undefined;
 
-  // Workers take from one queue; when it runs dry, one claim refills it for all of them.
+  // Senders take from one queue; when it runs dry, one claim refills it for all of them. A
+  // sender stuck on a slow endpoint holds up only itself.
   const next = async (): Promise<[Claimed, Target | undefined] | undefined> => {
     while (!queue.length && !exhausted) {
       if (taken >= limit || options.stopping?.()) {
@@ -249,7 +319,7 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
         break;
       }
       claiming ??= (async () => {
-        const claimed = await claim(Math.min(CONCURRENCY, limit - taken), options.messageIds);
+        const claimed = await claim(Math.min(CLAIM_BATCH, limit - taken), options.messageIds);
         taken += claimed.length;
         if (!claimed.length) exhausted = true;
         const found = claimed.length ? await targets(claimed.map((c) => c.id)) : new Map();
@@ -264,7 +334,7 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
 
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      for (let item = await next(); item; item = await next()) await deliver(item[0], item[1], report);
+      for (let item = await next(); item; item = await next()) await deliver(item[0], item[1], record, report);
     }),
   );
   return report;

@@ -67,6 +67,9 @@ const attemptsOf = (app: TestApp, messageId: string) =>
     [messageId],
   );
 
+/** A time as the engine's Prisma adapter stores it, for a statement written by hand. */
+const stored = (app: TestApp, at: Date) => (app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at);
+
 async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -223,10 +226,7 @@ describe("delivery by the server's dispatcher", () => {
     receiver.on("/down", () => 503);
     const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/down`, "comment.updated");
     const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000);
-    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "failingSince" = ? WHERE "id" = ?`, [
-      app.engine === "sqlite" ? fourDaysAgo.toISOString().replace("Z", "+00:00") : fourDaysAgo,
-      endpoint.id,
-    ]);
+    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "failingSince" = ? WHERE "id" = ?`, [stored(app, fourDaysAgo), endpoint.id]);
     await put(app, "c-later", { commentDescription: "Anyone?" });
     await receiver.waitFor("/down", 1);
     const disabled = await eventually(async () => {
@@ -320,14 +320,29 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
     assert.equal(usage.code, 1);
   });
 
+  it("a delivery leased by a sender that died is not sent until the lease runs out, then it is", async () => {
+    const cron = () => held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
+    await put(held, "c-first", { commentDescription: "Leased" });
+    // As a dispatcher leaves it when its process dies mid-send.
+    const leaseEnds = new Date(Date.now() + 1500);
+    await sql(held.databaseUrl, `UPDATE "WebhookDelivery" SET "lockedUntil" = ? WHERE "status" = 'pending'`, [stored(held, leaseEnds)]);
+    assert.equal((await cron()).body.data.attempted, 0, "another sender holds it");
+    await new Promise((r) => setTimeout(r, leaseEnds.getTime() - Date.now() + 50));
+    const taken = await cron();
+    assert.equal(taken.body.data.delivered, 1);
+    const requests = receiver.at("/held");
+    assert.equal(requests.length, 3);
+    assert.equal(verified(endpoint.secret, requests[2] as Received).data.comment.commentDescription, "Leased");
+  });
+
   it("an event acknowledged just before a kill -9 arrives once the server runs again", async () => {
     const edited = await put(held, "c-csv", { commentDescription: "Survives a crash" });
     held.server.kill("SIGKILL");
     await new Promise((resolve) => (held.server.exitCode === null && held.server.signalCode === null ? held.server.once("exit", resolve) : resolve(null)));
-    assert.equal(receiver.at("/held").length, 2, "nothing was sent before the kill");
+    assert.equal(receiver.at("/held").length, 3, "nothing was sent before the kill");
     restarted = await startApp({ sameDatabaseAs: held, env: { ...LOCAL, ...FAST } });
-    const requests = await receiver.waitFor("/held", 3);
-    const event = verified(endpoint.secret, requests[2] as Received);
+    const requests = await receiver.waitFor("/held", 4);
+    const event = verified(endpoint.secret, requests[3] as Received);
     assert.equal(event.type, "comment.updated");
     assert.deepEqual(event.data.comment, edited);
   });
