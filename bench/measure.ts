@@ -9,8 +9,8 @@ import type { Draw } from "./workload";
 
 export type Kind = "varied" | "warm";
 
-/** What a run sends: a method, maybe a form body, and where each request's path comes from. */
-export type Load = Pick<Scenario, "method" | "requests"> & { body?: string };
+/** What a run sends: a method, maybe a form body (or one per request), and where each request's path comes from. */
+export type Load = Pick<Scenario, "method" | "requests"> & { body?: string; nextBody?: () => string };
 
 export interface Scenario {
   name: string;
@@ -18,6 +18,11 @@ export interface Scenario {
   kind: Kind;
   method: "GET" | "PUT";
   body?: string;
+  /** A different body for each request (an edit that really changes the comment). */
+  nextBody?: () => string;
+  /** Before and after the scenario's runs (subscribing a webhook endpoint); after() says what happened meanwhile. */
+  setUp?: () => Promise<void>;
+  tearDown?: () => Promise<string>;
   /** Held to the reads' targets (p99, share of the floor); short terms have their own. */
   fastTarget: boolean;
   /** Where the requests come from: one walk per engine run, so nothing repeats across runs. */
@@ -177,7 +182,7 @@ export const errorCount = (m: Measure) => m.errors + Object.values(m.non2xx).red
 
 export async function load(server: Server, key: string, scenario: Load, connections: number, seconds: number): Promise<Measure> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-  if (scenario.body) headers["content-type"] = "application/x-www-form-urlencoded";
+  if (scenario.body || scenario.nextBody) headers["content-type"] = "application/x-www-form-urlencoded";
   const drawnBefore = scenario.requests.drawn;
   const memory = memorySampler(server);
   const probe = healthProbe(server);
@@ -192,7 +197,15 @@ export async function load(server: Server, key: string, scenario: Load, connecti
       headers,
       connections,
       duration: seconds,
-      requests: [{ setupRequest: (request) => ({ ...request, path: scenario.requests.next() }) }],
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            path: scenario.requests.next(),
+            ...(scenario.nextBody ? { body: scenario.nextBody() } : {}),
+          }),
+        },
+      ],
     });
   } finally {
     memoryUsed = memory.stop();

@@ -32,6 +32,8 @@ export interface Row {
   /** The floor measured before and after the scenarios of the same worker count and connections. */
   floorRuns: Measure[];
   baseline?: Measure;
+  /** What else the run did (the webhook deliveries a PUT scenario caused). */
+  note?: string;
 }
 
 function machine(): string {
@@ -86,7 +88,7 @@ function warmTable(rows: Row[]): string[] {
     const b = r.baseline;
     const baseline = withBaseline ? (b ? ` ${n0(b.rps)} | ${ms(b.p99)} | ${errorText(b)} | ${ratio(r.app.rps, b.rps)} |` : " - | - | - | - |") : "";
     lines.push(
-      `| ${r.scenario.label} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} |${baseline}`,
+      `| ${r.scenario.label}${r.note ? ` (${r.note})` : ""} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} |${baseline}`,
     );
   }
   return lines;

@@ -32,6 +32,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
 import { type Context, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
+import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 import { scriptArgs, serverArgs } from "../lib/server-command";
 
@@ -102,6 +103,18 @@ interface WarmDefinition {
   method: "GET" | "PUT";
   path: string;
   body?: string;
+  nextBody?: () => string;
+  /** With an endpoint subscribed to comment.updated, answered by a receiver in this process. */
+  webhook?: boolean;
+}
+
+/**
+ * A real edit every time: the same text again changes nothing and sends no webhook, so both PUT
+ * scenarios change the text on each request and do the same work, but for the event.
+ */
+function editBodies(): () => string {
+  let n = 0;
+  return () => `commentDescription=Thanks%2C+looking+into+it+${++n}&pinComment=true`;
 }
 
 /** The cache-warm scenarios, on ids the deterministic seed always makes. */
@@ -122,6 +135,16 @@ function warmDefinitions(commentId: string): WarmDefinition[] {
       method: "PUT",
       path: `/api/v1/comments/${commentId}`,
       body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true",
+      nextBody: editBodies(),
+    },
+    {
+      name: "put-comment-webhook",
+      label: "PUT /comments/:id, one webhook endpoint subscribed",
+      method: "PUT",
+      path: `/api/v1/comments/${commentId}`,
+      body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true",
+      nextBody: editBodies(),
+      webhook: true,
     },
   ];
 }
@@ -133,7 +156,7 @@ const unknown = wanted?.filter((n) => !WARM_NAMES.includes(n) && !VARIED_NAMES.i
 if (unknown.length) throw new Error(`--only: no scenario ${unknown.join(", ")} (varied: ${VARIED_NAMES.join(", ")}; cache-warm: ${WARM_NAMES.join(", ")})`);
 const runs = (kind: Kind, name: string) => (options.scenarios === "all" || options.scenarios === kind) && (!wanted || wanted.includes(name));
 
-function scenarios(universe: Universe, commentId: string): Scenario[] {
+function scenarios(universe: Universe, commentId: string, webhooks: { databaseUrl: string; receiver: BenchReceiver }): Scenario[] {
   const varied = VARIED_SCENARIOS.filter((s) => runs("varied", s.name)).map((s): Scenario => {
     const space = s.space(universe);
     const sampler = draw(space, seed + 1);
@@ -150,7 +173,22 @@ function scenarios(universe: Universe, commentId: string): Scenario[] {
   });
   const warm = warmDefinitions(commentId)
     .filter((d) => runs("warm", d.name))
-    .map((d): Scenario => ({ ...d, kind: "warm", fastTarget: d.method === "GET", requests: repeated(d.path), samples: [d.path] }));
+    .map((d): Scenario => {
+      const scenario: Scenario = { ...d, kind: "warm", fastTarget: d.method === "GET", requests: repeated(d.path), samples: [d.path] };
+      if (!d.webhook) return scenario;
+      let receivedBefore = 0;
+      return {
+        ...scenario,
+        setUp: async () => {
+          await subscribe(webhooks.databaseUrl, webhooks.receiver.url);
+          receivedBefore = webhooks.receiver.received();
+        },
+        tearDown: async () => {
+          const pending = await unsubscribe(webhooks.databaseUrl);
+          return `${n0(webhooks.receiver.received() - receivedBefore)} deliveries received over the warm-up and the run, ${n0(pending)} still pending at its end`;
+        },
+      };
+    });
   return [...varied, ...warm];
 }
 
@@ -263,6 +301,9 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
     PORT: String(port),
     HOSTNAME: "127.0.0.1",
     LOG_LEVEL: "warn",
+    // The PUT-with-a-webhook scenario's receiver is in this process, on loopback and http.
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_ALLOW_HTTP: "true",
     WEB_CONCURRENCY: String(workers),
     BASELINE_PORT: String(port),
   };
@@ -425,6 +466,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
     processes: new Map(),
   };
   const baseline = options.baseline ? await start("baseline", prepared.url, basePort + 1, 1) : undefined;
+  const receiver = await startBenchReceiver();
   const rows: Row[] = [];
   let list: Scenario[] | undefined;
   const hits = new Map<string, string>();
@@ -434,7 +476,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
       const app = await start("app", prepared.url, basePort, workers);
       try {
         if (!list) {
-          list = scenarios(await universeOf(app, key), prepared.commentId);
+          list = scenarios(await universeOf(app, key), prepared.commentId, { databaseUrl: prepared.url, receiver });
           for (const scenario of list) {
             hits.set(scenario.name, await check(app, scenario.kind === "warm" ? baseline : undefined, key, scenario));
           }
@@ -448,12 +490,14 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
           const level: Omit<Row, "floor" | "floorRuns">[] = [];
           for (const scenario of list) {
             log(`${engine}: ${workers} worker(s), ${scenario.name}, ${connections} connections`);
+            await scenario.setUp?.();
             const measured = await measure(app, key, scenario, connections);
-            const row: (typeof level)[number] = { scenario, workers, connections, hits: hits.get(scenario.name) ?? "", app: measured };
+            const note = await scenario.tearDown?.();
+            const row: (typeof level)[number] = { scenario, workers, connections, hits: hits.get(scenario.name) ?? "", app: measured, note };
             if (baseline && index === 0 && scenario.kind === "warm") row.baseline = await measure(baseline, key, scenario, connections);
             level.push(row);
             log(
-              `  ${n0(row.app.rps)} req/s p50 ${ms(row.app.p50)} p99 ${ms(row.app.p99)} ms, errors ${errorText(row.app)}, health p99 ${ms(row.app.probe.p99)} ms, ${f0(row.app.memory.maxProcessMb)} MB | floor ${n0(before.rps)}${row.baseline ? ` | baseline ${n0(row.baseline.rps)} req/s` : ""}`,
+              `  ${n0(row.app.rps)} req/s p50 ${ms(row.app.p50)} p99 ${ms(row.app.p99)} ms, errors ${errorText(row.app)}, health p99 ${ms(row.app.probe.p99)} ms, ${f0(row.app.memory.maxProcessMb)} MB | floor ${n0(before.rps)}${row.baseline ? ` | baseline ${n0(row.baseline.rps)} req/s` : ""}${note ? ` | ${note}` : ""}`,
             );
           }
           log(`${engine}: ${workers} worker(s), floor again, ${connections} connections`);
@@ -469,6 +513,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
     }
   } finally {
     if (baseline) await stop(baseline);
+    await receiver.close();
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${engine}-${posts}-${new Date().toISOString().slice(0, 10)}.md`);

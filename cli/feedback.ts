@@ -18,6 +18,7 @@ import { ImportError, runImport } from "../lib/import/run";
 import { ensureMigrated, migrate } from "../lib/migrate";
 import { seed } from "../lib/seed/seed";
 import { WEBHOOK_USAGE, webhooksCommand } from "../lib/webhooks/commands";
+import { deliverCommand } from "./webhooks-deliver";
 
 const USAGE = `Usage: npm run -s feedback -- <command>
 
@@ -37,6 +38,7 @@ Commands:
   audit prune [--older-than-days N]         delete events older than N days (default AUDIT_RETENTION_DAYS)
     FILTERS: --since ISO --until ISO --action a,b --resource-type T --resource-id ID --actor-key-id ID
 ${WEBHOOK_USAGE}
+  webhooks deliver [--once]                 send due webhook deliveries: one pass, or until interrupted
 
 DATABASE_URL picks the database: file:... (SQLite, the default data/feedback.db) or postgres://...`;
 
@@ -324,6 +326,7 @@ async function main(argv: string[]): Promise<void> {
       return audit(args);
     case "webhooks":
       await ensureMigrated(db);
+      if (args[0] === "deliver") return deliverCommand(args.slice(1), out, info);
       return webhooksCommand(args, { out, info, table, usage: (message) => new UsageError(message) });
     case "help":
     case "--help":

@@ -35,6 +35,12 @@ export interface Dialect {
    * whose snapshot went stale fails its write (and write() tries it again).
    */
   readonly lockRow: Prisma.Sql;
+  /**
+   * Ends the SELECT inside a claiming UPDATE (the webhook dispatcher's), so several processes
+   * take different rows at once instead of queueing for the same ones. SQLite needs nothing:
+   * its one writer runs each UPDATE ... RETURNING alone.
+   */
+  readonly skipLocked: Prisma.Sql;
   /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
   readonly fence: Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
@@ -105,6 +111,7 @@ export const sqlite: Dialect = {
   },
   plansSearchByHand: true,
   lockRow: Prisma.empty,
+  skipLocked: Prisma.empty,
   matches(table, terms) {
     if (!terms.length || indexedTerms(terms).length < terms.length) return null;
     const fts = Prisma.raw(`"${table}Search"`);
@@ -152,6 +159,7 @@ export const postgres: Dialect = {
   plansSearchByHand: false,
   matches: () => null,
   lockRow: Prisma.raw(" FOR UPDATE"),
+  skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
   // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
   // becoming a hash semi-join over every row it could match.
   fence: Prisma.raw(" OFFSET 0"),

@@ -56,6 +56,36 @@ const schema = z.object({
   // and local development, never in production.
   WEBHOOK_ALLOW_HTTP: flag(),
   WEBHOOK_ALLOW_PRIVATE: flag(),
+  // The dispatcher loop inside the server; false leaves delivery to the cron route and the
+  // command line (and holds deliveries back in tests).
+  WEBHOOK_DISPATCH: z
+    .string()
+    .trim()
+    .default("true")
+    .transform((v) => !["0", "false", "no"].includes(v.toLowerCase())),
+  // How often the loop looks for due deliveries, and how long one POST may take in all.
+  WEBHOOK_POLL_MS: integer(1000, 50, 3_600_000),
+  WEBHOOK_TIMEOUT_MS: integer(10_000, 100, 120_000),
+  // The pauses before each retry; after the last, a delivery is failed. Shortened by tests.
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .trim()
+    .default("30000,120000,600000,3600000,21600000,86400000")
+    .transform((v) => v.split(",").map((part) => Number(part.trim())))
+    .pipe(
+      z
+        .array(z.number().int({ error: "must be whole milliseconds" }).min(0).max(30 * 86_400_000), {
+          error: "must be a comma-separated list of milliseconds",
+        })
+        .min(1, { error: "give at least one delay" }),
+    ),
+  // Days the delivery log (attempts, finished deliveries) is kept.
+  WEBHOOK_LOG_DAYS: integer(30, 1, 36_500),
+  // The bearer secret POST /api/cron/webhooks requires; unset, the route refuses every call.
+  CRON_SECRET: z.string().trim().optional().transform((v) => v || undefined),
+  // Set by Vercel on its deployments: no long-lived process, so no loop; requests deliver
+  // through after() and Vercel Cron instead.
+  VERCEL: flag(),
   // Believe X-Forwarded-For / -Host / -Proto only behind a proxy that sets them.
   TRUST_PROXY: z
     .string()

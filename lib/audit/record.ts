@@ -24,10 +24,13 @@ export const AUDIT_ACTIONS = [
   "webhook.tested",
   "webhook.redelivered",
   "webhook.replayed",
+  "webhook.disabled",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_VIAS = ["api", "dashboard", "cli"] as const;
+// "system": the service acting on its own (the webhook dispatcher disabling a failing endpoint),
+// with no key, request or operator behind it.
+export const AUDIT_VIAS = ["api", "dashboard", "cli", "system"] as const;
 export type Via = (typeof AUDIT_VIAS)[number];
 
 /** Who acted: a key (its id and its name at the time), and through what. */
@@ -71,6 +74,11 @@ export function cliActor(): Actor {
     // A container may run under a uid with no passwd entry.
   }
   return { keyId: null, name: `cli (${user})`, via: "cli" };
+}
+
+/** The service itself, acting on a rule rather than on anyone's request. */
+export function systemActor(what: string): Actor {
+  return { keyId: null, name: what, via: "system" };
 }
 
 const USER_AGENT_MAX = 512;

@@ -49,7 +49,7 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
   }
   set.push(Prisma.sql`"updatedAt" = ${now}`, Prisma.sql`"version" = "version" + 1`);
 
-  const row = await write(() =>
+  const { after: row, events } = await write(() =>
     db.$transaction(
       async (tx) => {
         const [before] = await tx.$queryRaw<CommentRow[]>`
@@ -72,15 +72,15 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
         if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
         const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
         await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
-        await enqueueCommentEvents(tx, after, changes, context.actor, now);
-        return after;
+        const events = await enqueueCommentEvents(tx, after, changes, context.actor, now);
+        return { after, events };
       },
       // Writers queue for the transaction (SQLite has one writer; PostgreSQL, a pool) for as
       // long as a write may wait for a lock; past that the answer is a 503.
       { maxWait: env().DATABASE_LOCK_TIMEOUT_MS },
     ),
   );
-  return { comment: serializeComment(row), version: row.version };
+  return { comment: serializeComment(row), version: row.version, events };
 }
 
 /**
@@ -106,26 +106,28 @@ function insertRevision(tx: Tx, row: CommentRow, at: Date, actor: { keyId: strin
 /**
  * One webhook event per kind of change, in the change's transaction: comment.updated when the
  * text changed, comment.pinned or comment.unpinned when the pin did; a save that changed
- * neither sends none.
+ * neither sends none. Returns the ids of the events some endpoint wants.
  */
-async function enqueueCommentEvents(tx: Tx, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<void> {
+async function enqueueCommentEvents(tx: Tx, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<string[]> {
   const comment = serializeComment(after);
   const { keyId, name, via } = actor;
+  const events: (string | null)[] = [];
   if (changes.commentDescription) {
-    await enqueueEvent(
+    events.push(await enqueueEvent(
       tx,
       { type: "comment.updated", data: { comment, changes: { commentDescription: changes.commentDescription }, actor: { keyId, name, via } } },
       now,
-    );
+    ));
   }
   if (changes.pinned) {
-    await enqueueEvent(
+    events.push(await enqueueEvent(
       tx,
       {
         type: after.pinned ? "comment.pinned" : "comment.unpinned",
         data: { comment, changes: { pinned: changes.pinned }, actor: { keyId, name, via } },
       },
       now,
-    );
+    ));
   }
+  return events.filter((id): id is string => id !== null);
 }

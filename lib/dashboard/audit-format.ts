@@ -21,6 +21,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   "webhook.tested": "Webhook test sent",
   "webhook.redelivered": "Webhook event redelivered",
   "webhook.replayed": "Webhook events replayed",
+  "webhook.disabled": "Webhook disabled (failing)",
 };
 
 export const ACTIONS = Object.keys(ACTION_LABELS) as AuditAction[];
@@ -31,6 +32,7 @@ export const VIA_LABELS: Record<AuditEventRecord["actor"]["via"], string> = {
   api: "API",
   dashboard: "dashboard",
   cli: "command line",
+  system: "the service itself",
 };
 
 /** Where the dashboard shows the resource an event concerns, if it shows it at all. */
@@ -60,6 +62,8 @@ const FIELD_LABELS: Record<string, string> = {
   events: "Events",
   description: "Description",
   enabled: "Enabled",
+  disabledReason: "Why disabled",
+  failingSince: "Failing since",
   previousSecretExpiresAt: "Old secret signs until",
   name: "Name",
   scopes: "Scopes",

@@ -7,6 +7,8 @@ import { route, withApi } from "@/lib/api/handler";
 import { getCommentOperation, updateCommentOperation } from "@/lib/comments/operations";
 import { findComment } from "@/lib/comments/queries";
 import { updateComment } from "@/lib/comments/service";
+import { deliverSoon } from "@/lib/webhooks/dispatcher";
+import { after } from "next/server";
 
 export const dynamic = "force-dynamic";
 
@@ -17,11 +19,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
     return { data: found.comment, etag: versionTag(found.version) };
   }),
   PUT: withApi(updateCommentOperation, async ({ params, body, principal, requestId, headers }) => {
-    const { comment, version } = await updateComment(params.commentId, body, {
+    const { comment, version, events } = await updateComment(params.commentId, body, {
       actor: actorOf(principal),
       request: requestMetaOf(requestId, clientIpOf(headers), headers),
       ifMatch: ifMatchVersions(headers.get("if-match")),
     });
+    // Once the answer is sent: delivery is off the request's path, and on Vercel this is the
+    // moment a function is still alive to send it.
+    if (events.length) after(() => deliverSoon(events));
     return { data: comment, etag: versionTag(version) };
   }),
 });

@@ -1,0 +1,341 @@
+import "server-only";
+import { recordEvent, systemActor } from "../audit/record";
+import { db, Prisma, type Tx, write } from "../db";
+import { dialect } from "../dialect";
+import { env } from "../env";
+import { sortableId } from "../ids";
+import { log, logError } from "../log";
+import { addressPolicy } from "./endpoints";
+import { TEST_EVENT_TYPE } from "./events";
+import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
+import { postWebhook, type SendResult } from "./send";
+import { webhookHeaders } from "./sign";
+
+// The dispatcher: claims due deliveries, POSTs each, records every attempt and schedules the
+// next. A claim is a lease (lockedUntil), taken by one statement that also returns the rows:
+// on PostgreSQL its SELECT skips rows another process holds, so several processes share the
+// work and never send one delivery at the same time; on SQLite the one writer runs the
+// statement alone. A process that dies mid-send leaves its lease to run out, and the delivery
+// is taken again: at-least-once. The server (lib/webhooks/dispatcher.ts), `feedback webhooks
+// deliver`, the cron route and the comment PUT's after() all run passes of this.
+
+/** Deliveries sent at once by one pass. */
+export const CONCURRENCY = 8;
+/** Deliveries one claim takes, at most: a claim is a write, so a backlog is taken in few of them. */
+const CLAIM_BATCH = 32;
+/** A pass stops after this many deliveries, so a backlog never holds one caller forever. */
+const PASS_LIMIT = 1000;
+
+export type Outcome = "delivered" | "retrying" | "failed";
+
+export interface DeliveryReport {
+  deliveryId: string;
+  messageId: string;
+  endpointId: string;
+  type: string;
+  /** Which attempt this was, from 1. */
+  attempt: number;
+  outcome: Outcome;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** When a retrying delivery is due again. */
+  nextAttemptAt: string | null;
+}
+
+export interface PassReport {
+  deliveries: DeliveryReport[];
+  /** Endpoints this pass disabled because every delivery failed for 3 days. */
+  disabled: string[];
+}
+
+export interface PassOptions {
+  /** Only the deliveries of these events (the comment PUT's after()). */
+  messageIds?: string[];
+  limit?: number;
+  /** Asked before each claim: true ends the pass (the server is shutting down). */
+  stopping?: () => boolean;
+}
+
+interface Claimed {
+  id: string;
+  endpointId: string;
+  messageId: string;
+  attempts: number;
+}
+
+/**
+ * How long a claim holds: longer than the last of a claim's deliveries can wait for a sender
+ * and take itself, with room for recording it.
+ */
+const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * (Math.ceil(CLAIM_BATCH / CONCURRENCY) + 1) + 30_000;
+
+/**
+ * Takes up to `limit` due deliveries of enabled endpoints (a test event goes to its endpoint
+ * enabled or not) and leases them. Deliveries of a disabled endpoint wait, pending, until it
+ * is enabled again.
+ */
+async function claim(limit: number, messageIds: string[] | undefined): Promise<Claimed[]> {
+  const now = new Date();
+  const lease = new Date(now.getTime() + leaseMs());
+  const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
+  return write(
+    () => db.$queryRaw<Claimed[]>`
+      UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
+      WHERE "id" IN (
+        SELECT d."id" FROM "WebhookDelivery" d
+        WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now}
+          AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})${onlyThese}
+          AND EXISTS (
+            SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = d."endpointId" AND (e."enabled" = TRUE
+              OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
+        ORDER BY d."nextAttemptAt", d."id"
+        LIMIT ${limit}${dialect.skipLocked})
+      RETURNING "id", "endpointId", "messageId", "attempts"`,
+  );
+}
+
+interface Target {
+  url: string;
+  secrets: string[];
+  type: string;
+  payload: string;
+}
+
+/** Each claimed delivery's endpoint (URL, the secrets signing now) and message. */
+async function targets(ids: string[]): Promise<Map<string, Target>> {
+  const rows = await db.webhookDelivery.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      endpoint: { select: { url: true, secret: true, previousSecret: true, previousExpiresAt: true } },
+      message: { select: { type: true, payload: true } },
+    },
+  });
+  const now = new Date();
+  return new Map(
+    rows.map(({ id, endpoint, message }) => {
+      const secrets = [endpoint.secret];
+      // During a rotation the old secret signs too, so a receiver still holding it verifies.
+      if (endpoint.previousSecret && endpoint.previousExpiresAt && endpoint.previousExpiresAt > now) secrets.push(endpoint.previousSecret);
+      return [id, { url: endpoint.url, secrets, type: message.type, payload: message.payload }];
+    }),
+  );
+}
+
+async function send(delivery: Claimed, target: Target): Promise<SendResult & { at: Date }> {
+  const config = env();
+  const at = new Date();
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    return { at, statusCode: null, durationMs: 0, responseBody: null, error: "the endpoint's URL is not a URL" };
+  }
+  const headers = webhookHeaders(target.secrets, delivery.messageId, at, target.payload);
+  const result = await postWebhook(url, headers, target.payload, { timeoutMs: config.WEBHOOK_TIMEOUT_MS, policy: addressPolicy() });
+  return { ...result, at };
+}
+
+/** A failure starts the endpoint's failing streak, and disables it once the streak is old enough. */
+async function noteFailure(tx: Tx, endpointId: string, now: Date): Promise<boolean> {
+  await tx.$executeRaw`UPDATE "WebhookEndpoint" SET "failingSince" = ${now} WHERE "id" = ${endpointId} AND "failingSince" IS NULL`;
+  const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
+  const disabled = await tx.$queryRaw<{ id: string }[]>`
+    UPDATE "WebhookEndpoint" SET "enabled" = FALSE, "disabledReason" = 'failing', "updatedAt" = ${now}
+    WHERE "id" = ${endpointId} AND "enabled" = TRUE AND "failingSince" <= ${cutoff}
+    RETURNING "id"`;
+  if (!disabled.length) return false;
+  await recordEvent(
+    tx,
+    {
+      action: "webhook.disabled",
+      resourceType: "webhook",
+      resourceId: endpointId,
+      changes: { enabled: { from: true, to: false }, disabledReason: { from: null, to: "failing" } },
+      actor: systemActor("webhook dispatcher"),
+    },
+    now,
+  );
+  return true;
+}
+
+interface Sent {
+  delivery: Claimed;
+  type: string;
+  result: SendResult & { at: Date };
+}
+
+interface Recorded {
+  report: DeliveryReport;
+  disabled: boolean;
+}
+
+const isSuccess = (result: SendResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+
+/**
+ * Records attempts and their consequences in one transaction: delivered (and the endpoint's
+ * failing streak over), or due again on the schedule, or failed once the schedule is used up.
+ * Successes, the common case, take three statements however many there are. A delivery that is
+ * gone (its endpoint was removed meanwhile) is left out of the answer.
+ */
+async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
+  const now = new Date();
+  const delays = env().WEBHOOK_RETRY_DELAYS_MS;
+  const succeeded = batch.filter((s) => isSuccess(s.result));
+  const failed = batch.filter((s) => !isSuccess(s.result));
+  return write(() =>
+    db.$transaction(async (tx) => {
+      const recorded = new Map<string, Recorded>();
+      const kept: Sent[] = [];
+      const report = ({ delivery, type, result }: Sent, outcome: Outcome, next: Date | null): DeliveryReport => ({
+        deliveryId: delivery.id,
+        messageId: delivery.messageId,
+        endpointId: delivery.endpointId,
+        type,
+        attempt: delivery.attempts + 1,
+        outcome,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+        nextAttemptAt: next?.toISOString() ?? null,
+      });
+      if (succeeded.length) {
+        const still = await tx.$queryRaw<{ id: string }[]>`
+          UPDATE "WebhookDelivery" SET "status" = 'delivered', "attempts" = "attempts" + 1, "lockedUntil" = NULL, "updatedAt" = ${now}
+          WHERE "id" IN (${Prisma.join(succeeded.map((s) => s.delivery.id))})
+          RETURNING "id"`;
+        const ids = new Set(still.map((r) => r.id));
+        for (const sent of succeeded.filter((s) => ids.has(s.delivery.id))) {
+          kept.push(sent);
+          recorded.set(sent.delivery.id, { report: report(sent, "delivered", null), disabled: false });
+        }
+        const endpoints = [...new Set(succeeded.map((s) => s.delivery.endpointId))];
+        await tx.$executeRaw`
+          UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" IN (${Prisma.join(endpoints)}) AND "failingSince" IS NOT NULL`;
+      }
+      for (const sent of failed) {
+        const attempt = sent.delivery.attempts + 1;
+        const delay = retryDelay(attempt, delays);
+        const next = delay === null ? null : new Date(now.getTime() + delay);
+        const updated = await tx.$executeRaw`
+          UPDATE "WebhookDelivery"
+          SET "status" = ${next ? "pending" : "failed"}, "attempts" = ${attempt}, "lockedUntil" = NULL,
+            "updatedAt" = ${now}${next ? Prisma.sql`, "nextAttemptAt" = ${next}` : Prisma.empty}
+          WHERE "id" = ${sent.delivery.id}`;
+        if (!updated) continue;
+        kept.push(sent);
+        const disabled = await noteFailure(tx, sent.delivery.endpointId, now);
+        recorded.set(sent.delivery.id, { report: report(sent, next ? "retrying" : "failed", next), disabled });
+      }
+      if (kept.length) {
+        const rows = kept.map(
+          ({ delivery, result }) =>
+            Prisma.sql`(${sortableId("att", result.at)}, ${delivery.id}, ${result.at}, ${result.statusCode}, ${result.durationMs}, ${result.responseBody}, ${result.error})`,
+        );
+        await tx.$executeRaw`
+          INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs", "responseBody", "error")
+          VALUES ${Prisma.join(rows)}`;
+      }
+      return recorded;
+    }),
+  );
+}
+
+/**
+ * Group commit: sends that finish while a transaction is being written wait and go into the
+ * next one together, so a busy dispatcher writes a few transactions a second rather than one
+ * per delivery (on SQLite, every write holds the database's one write lock).
+ */
+function recorder(): (sent: Sent) => Promise<Recorded | undefined> {
+  let waiting: { sent: Sent; resolve: (r: Recorded | undefined) => void; reject: (e: unknown) => void }[] = [];
+  let flushing = false;
+  const flush = async () => {
+    if (flushing || !waiting.length) return;
+    flushing = true;
+    const batch = waiting;
+    waiting = [];
+    try {
+      const recorded = await recordAll(batch.map((w) => w.sent));
+      for (const w of batch) w.resolve(recorded.get(w.sent.delivery.id));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    } finally {
+      flushing = false;
+      void flush();
+    }
+  };
+  return (sent) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ sent, resolve, reject });
+      setImmediate(() => void flush());
+    });
+}
+
+async function deliver(delivery: Claimed, target: Target | undefined, record: ReturnType<typeof recorder>, report: PassReport): Promise<void> {
+  if (!target) return;
+  try {
+    const recorded = await record({ delivery, type: target.type, result: await send(delivery, target) });
+    if (!recorded) return;
+    report.deliveries.push(recorded.report);
+    if (recorded.disabled) report.disabled.push(delivery.endpointId);
+    const { outcome, statusCode, error, attempt } = recorded.report;
+    log(outcome === "delivered" ? "info" : "warn", `webhook ${outcome}`, {
+      deliveryId: delivery.id,
+      messageId: delivery.messageId,
+      endpointId: delivery.endpointId,
+      type: target.type,
+      attempt,
+      status: statusCode,
+      error,
+    });
+    if (recorded.disabled) log("warn", "webhook endpoint disabled: every delivery failed for 3 days", { endpointId: delivery.endpointId });
+  } catch (error) {
+    // Its lease runs out and a later pass sends it again.
+    logError(`Recording webhook delivery ${delivery.id} failed`, error);
+  }
+}
+
+/**
+ * One pass: claims due deliveries, CLAIM_BATCH at a time, and sends them, CONCURRENCY at a
+ * time, until none is due, `limit` were taken, or `stopping()` says so. Returns what it sent.
+ */
+export async function dispatchPass(options: PassOptions = {}): Promise<PassReport> {
+  const report: PassReport = { deliveries: [], disabled: [] };
+  if (options.messageIds?.length === 0) return report;
+  const limit = options.limit ?? PASS_LIMIT;
+  const record = recorder();
+  const queue: [Claimed, Target | undefined][] = [];
+  let taken = 0;
+  let exhausted = false;
+  let claiming: Promise<void> | undefined;
+
+  // Senders take from one queue; when it runs dry, one claim refills it for all of them. A
+  // sender stuck on a slow endpoint holds up only itself.
+  const next = async (): Promise<[Claimed, Target | undefined] | undefined> => {
+    while (!queue.length && !exhausted) {
+      if (taken >= limit || options.stopping?.()) {
+        exhausted = true;
+        break;
+      }
+      claiming ??= (async () => {
+        const claimed = await claim(Math.min(CLAIM_BATCH, limit - taken), options.messageIds);
+        taken += claimed.length;
+        if (!claimed.length) exhausted = true;
+        const found = claimed.length ? await targets(claimed.map((c) => c.id)) : new Map();
+        for (const delivery of claimed) queue.push([delivery, found.get(delivery.id)]);
+      })().finally(() => {
+        claiming = undefined;
+      });
+      await claiming;
+    }
+    return queue.shift();
+  };
+
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let item = await next(); item; item = await next()) await deliver(item[0], item[1], record, report);
+    }),
+  );
+  return report;
+}

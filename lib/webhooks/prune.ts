@@ -1,0 +1,69 @@
+import "server-only";
+import { db, write } from "../db";
+import { env } from "../env";
+import { log, logError } from "../log";
+
+// The delivery log's retention (WEBHOOK_LOG_DAYS): attempts older than that, finished
+// deliveries (delivered or failed) last touched before it, and events no delivery refers to any
+// more. Pending deliveries stay whatever their age: they are not done yet.
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+// A slice at a time, so a large backlog never holds SQLite's one write lock for long.
+const CHUNK = 5000;
+
+async function inChunks(remove: () => Promise<number>): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const count = await write(remove);
+    removed += count;
+    if (count < CHUNK) return removed;
+  }
+}
+
+export interface PruneCounts {
+  attempts: number;
+  deliveries: number;
+  messages: number;
+}
+
+/** Removes what is older than `days` days; returns how many of each went. */
+export async function pruneWebhookLog(days: number, now = new Date()): Promise<PruneCounts> {
+  const cutoff = new Date(now.getTime() - days * DAY_MS);
+  const attempts = await inChunks(
+    () => db.$executeRaw`
+      DELETE FROM "WebhookAttempt" WHERE "id" IN (
+        SELECT "id" FROM "WebhookAttempt" WHERE "attemptedAt" < ${cutoff} ORDER BY "attemptedAt" LIMIT ${CHUNK})`,
+  );
+  const deliveries = await inChunks(
+    () => db.$executeRaw`
+      DELETE FROM "WebhookDelivery" WHERE "id" IN (
+        SELECT "id" FROM "WebhookDelivery" WHERE "status" IN ('delivered', 'failed') AND "updatedAt" < ${cutoff} LIMIT ${CHUNK})`,
+  );
+  const messages = await inChunks(
+    () => db.$executeRaw`
+      DELETE FROM "WebhookMessage" WHERE "id" IN (
+        SELECT m."id" FROM "WebhookMessage" m
+        WHERE m."createdAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."messageId" = m."id")
+        LIMIT ${CHUNK})`,
+  );
+  return { attempts, deliveries, messages };
+}
+
+async function pruneQuietly(days: number): Promise<void> {
+  try {
+    const { attempts, deliveries, messages } = await pruneWebhookLog(days);
+    if (attempts + deliveries + messages) {
+      log("info", `webhook log: removed ${attempts} attempts, ${deliveries} deliveries and ${messages} events older than ${days} days (WEBHOOK_LOG_DAYS)`);
+    }
+  } catch (error) {
+    logError("Pruning the webhook delivery log failed; trying again in an hour", error);
+  }
+}
+
+/** Prunes now and every hour, as the audit trail's retention does, on a timer that never keeps the process alive. */
+export function startWebhookRetention(): void {
+  const days = env().WEBHOOK_LOG_DAYS;
+  void pruneQuietly(days);
+  setInterval(() => void pruneQuietly(days), HOUR_MS).unref();
+}

@@ -1,0 +1,429 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { Webhook } from "standardwebhooks";
+import { scriptArgs } from "../../lib/server-command";
+import { runCli, startApp, type TestApp } from "../support/app";
+import { dataset } from "../support/dataset";
+import { type Received, type Receiver, startReceiver } from "../support/receiver";
+import { sql } from "../support/sql";
+
+// Webhook delivery end to end: the built app sends to a real receiver in this process, every
+// delivery verified with the `standardwebhooks` package (a Standard Webhooks implementation
+// written by others). Retries, timeouts, rotation, a kill -9 between the PUT and the send, two
+// processes sharing the work, the address check at delivery, the cron route and the command line.
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+const run = promisify(execFile);
+/** Endpoints point at this process, so the app may send to loopback and http. */
+const LOCAL = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true" };
+/** Short enough for a test, long enough to tell the attempts apart. */
+const FAST = { WEBHOOK_RETRY_DELAYS_MS: "300,300,300", WEBHOOK_TIMEOUT_MS: "1000", WEBHOOK_POLL_MS: "100" };
+const ALL_EVENTS = "comment.updated,comment.pinned,comment.unpinned";
+
+interface Endpoint {
+  id: string;
+  secret: string;
+}
+
+/** Creates, rotates, disables or tests an endpoint through lib/webhooks/endpoints.ts, in a process of its own. */
+async function admin<T = Endpoint>(app: TestApp, ...args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [...scriptArgs("tests/support/webhook-admin.ts"), ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: app.databaseUrl, ...LOCAL },
+  });
+  return JSON.parse(stdout) as T;
+}
+
+const form = (fields: Record<string, string>) => ({
+  method: "PUT",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+});
+
+async function put(app: TestApp, commentId: string, fields: Record<string, string>) {
+  const answer = await app.json(`/api/v1/comments/${commentId}`, form(fields));
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+interface EventBody {
+  type: string;
+  timestamp: string;
+  data: { comment: { commentDescription: string }; changes: unknown; actor: { keyId: string; name: string; via: string } };
+}
+
+/** The delivery's body, verified with the secret (throws when the signature does not match). */
+const verified = (secret: string, request: Received) => new Webhook(secret).verify(request.body, request.headers) as EventBody;
+
+const attemptsOf = (app: TestApp, messageId: string) =>
+  sql<{ statusCode: number | null; durationMs: number; error: string | null; responseBody: string | null; status: string; attempts: number }>(
+    app.databaseUrl,
+    `SELECT a."statusCode", a."durationMs", a."error", a."responseBody", d."status", d."attempts"
+     FROM "WebhookAttempt" a JOIN "WebhookDelivery" d ON d."id" = a."deliveryId"
+     WHERE d."messageId" = ? ORDER BY a."id"`,
+    [messageId],
+  );
+
+/** A time as the engine's Prisma adapter stores it, for a statement written by hand. */
+const stored = (app: TestApp, at: Date) => (app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at);
+
+async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let receiver: Receiver;
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => {
+  await receiver?.close();
+});
+
+describe("delivery by the server's dispatcher", () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startApp({ dataset, env: { ...LOCAL, ...FAST } });
+  });
+  after(async () => {
+    // Never a signing secret in the logs.
+    assert.doesNotMatch(app?.output() ?? "", /whsec_/);
+    await app?.stop();
+  });
+
+  it("sends one signed event per kind of change, in the documented shape, with the API's comment record", async () => {
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/all`, ALL_EVENTS);
+    const edited = await put(app, "c-first", { commentDescription: "Webhooks at last" });
+    const [first] = await receiver.waitFor("/all", 1);
+    assert.ok(first);
+    assert.equal(first.headers["content-type"], "application/json");
+    assert.match(first.headers["user-agent"] ?? "", /^feedback-service-webhooks\//);
+    assert.match(first.headers["webhook-id"] ?? "", /^msg_/);
+    const event = verified(endpoint.secret, first);
+    assert.deepEqual(Object.keys(event), ["type", "timestamp", "data"]);
+    assert.equal(event.type, "comment.updated");
+    assert.ok(Math.abs(Date.parse(event.timestamp) - Date.parse(edited.updatedAt)) < 1000);
+    assert.deepEqual(event.data.comment, edited, "the comment as the PUT answered it");
+    assert.deepEqual(event.data.changes, { commentDescription: { from: "Yes please, my eyes hurt.", to: "Webhooks at last" } });
+    assert.equal(event.data.actor.name, "test-write");
+    assert.equal(event.data.actor.via, "api");
+    assert.match(event.data.actor.keyId, /\S/);
+
+    // Text and pin in one PUT: two events; then an unpin: a third.
+    const both = await put(app, "c-first", { commentDescription: "And pinned", pinComment: "true" });
+    await put(app, "c-first", { pinComment: "false" });
+    const all = await receiver.waitFor("/all", 4);
+    const events = all.slice(1).map((r) => verified(endpoint.secret, r));
+    assert.deepEqual(events.map((e) => e.type).sort(), ["comment.pinned", "comment.unpinned", "comment.updated"]);
+    const pinned = events.find((e) => e.type === "comment.pinned");
+    assert.ok(pinned);
+    assert.deepEqual(pinned.data.changes, { pinned: { from: false, to: true } });
+    assert.deepEqual(pinned.data.comment, both);
+    assert.equal(new Set(all.map((r) => r.headers["webhook-id"])).size, 4, "each event its own webhook-id");
+
+    // A save that changes nothing sends nothing.
+    await put(app, "c-first", { pinComment: "false" });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(receiver.at("/all").length, 4);
+
+    const [row] = await sql<{ status: string; attempts: number }>(
+      app.databaseUrl,
+      `SELECT "status", "attempts" FROM "WebhookDelivery" WHERE "messageId" = ?`,
+      [first.headers["webhook-id"]],
+    );
+    assert.deepEqual({ ...row }, { status: "delivered", attempts: 1 });
+    await admin(app, "disable", endpoint.id);
+  });
+
+  it("retries a receiver that answers 500 twice: three attempts, one webhook-id, every attempt recorded", async () => {
+    receiver.on("/flaky", (attempt) => (attempt <= 2 ? 500 : 200));
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/flaky`, "comment.updated");
+    await put(app, "c-later", { commentDescription: "Try, try again" });
+    const requests = await receiver.waitFor("/flaky", 3);
+    const ids = new Set(requests.map((r) => r.headers["webhook-id"]));
+    assert.equal(ids.size, 1, "the same webhook-id on every retry");
+    for (const request of requests) assert.equal(verified(endpoint.secret, request).data.comment.commentDescription, "Try, try again");
+    // The schedule (300 ms, +-20%) separates the attempts.
+    for (let i = 1; i < requests.length; i++) {
+      const gap = (requests[i]?.at ?? 0) - (requests[i - 1]?.at ?? 0);
+      assert.ok(gap >= 200, `attempt ${i + 1} came ${gap} ms after the one before`);
+    }
+    const messageId = [...ids][0] as string;
+    const attempts = await eventually(async () => {
+      const rows = await attemptsOf(app, messageId);
+      return rows.length === 3 && rows[0]?.status === "delivered" ? rows : undefined;
+    }, "three recorded attempts");
+    assert.deepEqual(
+      attempts.map((a) => [a.statusCode, a.error, a.responseBody]),
+      [
+        [500, null, "no (500)"],
+        [500, null, "no (500)"],
+        [200, null, "ok"],
+      ],
+    );
+    assert.equal(attempts[0]?.attempts, 3);
+    assert.ok(attempts.every((a) => a.durationMs >= 0));
+    const [state] = await sql<{ failingSince: string | null }>(app.databaseUrl, `SELECT "failingSince" FROM "WebhookEndpoint" WHERE "id" = ?`, [
+      endpoint.id,
+    ]);
+    assert.equal(state?.failingSince, null, "a success ends the failing streak");
+    await admin(app, "disable", endpoint.id);
+  });
+
+  it("cuts a receiver that hangs at the timeout, and retries it", async () => {
+    receiver.on("/hang", (attempt) => (attempt === 1 ? "hang" : 200));
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/hang`, "comment.updated");
+    await put(app, "c-csv", { commentDescription: "Are you there?" });
+    const requests = await receiver.waitFor("/hang", 2);
+    assert.equal(requests[0]?.headers["webhook-id"], requests[1]?.headers["webhook-id"]);
+    const gap = (requests[1]?.at ?? 0) - (requests[0]?.at ?? 0);
+    assert.ok(gap >= 1000 + 200, `the retry came ${gap} ms after the hung attempt: timeout plus the schedule`);
+    const attempts = await eventually(async () => {
+      const rows = await attemptsOf(app, requests[0]?.headers["webhook-id"] as string);
+      return rows.length === 2 && rows[0]?.status === "delivered" ? rows : undefined;
+    }, "two recorded attempts");
+    assert.equal(attempts[0]?.statusCode, null);
+    assert.equal(attempts[0]?.error, "timed out after 1000 ms");
+    assert.ok((attempts[0]?.durationMs ?? 0) >= 990 && (attempts[0]?.durationMs ?? 0) < 3000, `${attempts[0]?.durationMs} ms`);
+    assert.equal(attempts[1]?.statusCode, 200);
+    await admin(app, "disable", endpoint.id);
+  });
+
+  it("signs with both secrets while a rotation overlaps, and either verifies", async () => {
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/rotated`, "comment.pinned");
+    const rotated: Endpoint = await admin(app, "rotate", endpoint.id);
+    assert.notEqual(rotated.secret, endpoint.secret);
+    await put(app, "c-pinned", { pinComment: "false" });
+    await put(app, "c-pinned", { pinComment: "true" });
+    const [request] = await receiver.waitFor("/rotated", 1);
+    assert.ok(request);
+    assert.equal(request.headers["webhook-signature"]?.split(" ").length, 2);
+    assert.equal(verified(rotated.secret, request).type, "comment.pinned");
+    assert.equal(verified(endpoint.secret, request).type, "comment.pinned");
+    assert.throws(() => verified(`whsec_${Buffer.alloc(32, 7).toString("base64")}`, request), "a third secret does not verify");
+    await admin(app, "disable", endpoint.id);
+  });
+
+  it("sends a test event to its one endpoint", async () => {
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/tested`, "comment.unpinned");
+    const { messageId } = await admin<{ messageId: string }>(app, "test", endpoint.id);
+    const [request] = await receiver.waitFor("/tested", 1);
+    assert.ok(request);
+    assert.equal(request.headers["webhook-id"], messageId);
+    assert.equal(verified(endpoint.secret, request).type, "webhook.test");
+    await admin(app, "disable", endpoint.id);
+  });
+
+  it("disables an endpoint that has failed every delivery for 3 days, with an audit event by the service itself", async () => {
+    receiver.on("/down", () => 503);
+    const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/down`, "comment.updated");
+    const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000);
+    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "failingSince" = ? WHERE "id" = ?`, [stored(app, fourDaysAgo), endpoint.id]);
+    await put(app, "c-later", { commentDescription: "Anyone?" });
+    await receiver.waitFor("/down", 1);
+    const disabled = await eventually(async () => {
+      const [row] = await sql<{ enabled: unknown; disabledReason: string | null }>(
+        app.databaseUrl,
+        `SELECT "enabled", "disabledReason" FROM "WebhookEndpoint" WHERE "id" = ?`,
+        [endpoint.id],
+      );
+      return row && !row.enabled ? row : undefined;
+    }, "the endpoint to be disabled");
+    assert.equal(disabled.disabledReason, "failing");
+    const events = await sql<{ action: string; via: string; actorKeyId: string | null; changes: string }>(
+      app.databaseUrl,
+      `SELECT "action", "via", "actorKeyId", "changes" FROM "AuditEvent" WHERE "resourceId" = ? AND "action" = 'webhook.disabled'`,
+      [endpoint.id],
+    );
+    assert.equal(events.length, 1);
+    assert.equal(events[0]?.via, "system");
+    assert.equal(events[0]?.actorKeyId, null);
+    assert.deepEqual(JSON.parse(events[0]?.changes ?? "{}"), { enabled: { from: true, to: false }, disabledReason: { from: null, to: "failing" } });
+    // Disabled, it is sent nothing more.
+    await new Promise((r) => setTimeout(r, 1200));
+    const sent = receiver.at("/down").length;
+    await put(app, "c-later", { commentDescription: "Still there?" });
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(receiver.at("/down").length, sent);
+  });
+});
+
+describe("delivery held back: the cron route, the command line, and a kill -9", () => {
+  const CRON_SECRET = "a-cron-secret-of-some-length-0123456789";
+  let held: TestApp;
+  let restarted: TestApp | undefined;
+  let endpoint: Endpoint;
+  before(async () => {
+    held = await startApp({ dataset, env: { ...LOCAL, ...FAST, WEBHOOK_DISPATCH: "false", CRON_SECRET } });
+    endpoint = await admin(held, "create", `${receiver.url}/held`, ALL_EVENTS);
+  });
+  after(async () => {
+    await restarted?.stop();
+    await held?.stop();
+  });
+
+  it("POST /api/cron/webhooks refuses without the secret or with a wrong one, and runs one pass with it", async () => {
+    await put(held, "c-first", { commentDescription: "By cron" });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(receiver.at("/held").length, 0, "WEBHOOK_DISPATCH=false sends nothing by itself");
+
+    const missing = await held.json("/api/cron/webhooks", { method: "POST", key: null });
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.error.code, "unauthorized");
+    assert.match(missing.headers.get("www-authenticate") ?? "", /^Bearer/);
+    const apiKey = await held.json("/api/cron/webhooks", { method: "POST" });
+    assert.equal(apiKey.status, 403, "an API key is not the cron secret");
+    const wrong = await held.json("/api/cron/webhooks", { method: "POST", key: `${CRON_SECRET}x` });
+    assert.equal(wrong.status, 403);
+    assert.equal(wrong.body.error.code, "forbidden");
+    assert.equal(receiver.at("/held").length, 0);
+
+    const ran = await held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
+    assert.equal(ran.status, 200, JSON.stringify(ran.body));
+    assert.equal(ran.body.data.attempted, 1);
+    assert.equal(ran.body.data.delivered, 1);
+    assert.equal(ran.body.data.deliveries[0].type, "comment.updated");
+    assert.equal(ran.body.data.deliveries[0].statusCode, 200);
+    const [request] = receiver.at("/held");
+    assert.ok(request);
+    assert.equal(verified(endpoint.secret, request).data.comment.commentDescription, "By cron");
+    assert.equal(ran.body.data.deliveries[0].messageId, request.headers["webhook-id"]);
+
+    const again = await held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
+    assert.equal(again.body.data.attempted, 0, "nothing is due twice");
+  });
+
+  it("`feedback webhooks deliver --once` sends what is due and prints it", async () => {
+    await put(held, "c-later", { pinComment: "true" });
+    const result = await runCli(held.databaseUrl, ["webhooks", "deliver", "--once"], LOCAL);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split("\n");
+    assert.equal(lines.length, 1, result.stdout);
+    assert.match(lines[0] ?? "", /^delivered {2}comment\.pinned {2}msg_\S+ {2}endpoint whk_\S+ {2}attempt 1 {2}HTTP 200 {2}\d+ ms$/);
+    const requests = receiver.at("/held");
+    assert.equal(requests.length, 2);
+    assert.equal(verified(endpoint.secret, requests[1] as Received).type, "comment.pinned");
+
+    const idle = await runCli(held.databaseUrl, ["webhooks", "deliver", "--once"], LOCAL);
+    assert.equal(idle.code, 0);
+    assert.equal(idle.stdout, "");
+    assert.match(idle.stderr, /Nothing was due/);
+    const usage = await runCli(held.databaseUrl, ["webhooks", "send"], LOCAL);
+    assert.equal(usage.code, 1);
+  });
+
+  it("a delivery leased by a sender that died is not sent until the lease runs out, then it is", async () => {
+    const cron = () => held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
+    await put(held, "c-first", { commentDescription: "Leased" });
+    // As a dispatcher leaves it when its process dies mid-send.
+    const leaseEnds = new Date(Date.now() + 1500);
+    await sql(held.databaseUrl, `UPDATE "WebhookDelivery" SET "lockedUntil" = ? WHERE "status" = 'pending'`, [stored(held, leaseEnds)]);
+    assert.equal((await cron()).body.data.attempted, 0, "another sender holds it");
+    await new Promise((r) => setTimeout(r, leaseEnds.getTime() - Date.now() + 50));
+    const taken = await cron();
+    assert.equal(taken.body.data.delivered, 1);
+    const requests = receiver.at("/held");
+    assert.equal(requests.length, 3);
+    assert.equal(verified(endpoint.secret, requests[2] as Received).data.comment.commentDescription, "Leased");
+  });
+
+  it("an event acknowledged just before a kill -9 arrives once the server runs again", async () => {
+    const edited = await put(held, "c-csv", { commentDescription: "Survives a crash" });
+    held.server.kill("SIGKILL");
+    await new Promise((resolve) => (held.server.exitCode === null && held.server.signalCode === null ? held.server.once("exit", resolve) : resolve(null)));
+    assert.equal(receiver.at("/held").length, 3, "nothing was sent before the kill");
+    restarted = await startApp({ sameDatabaseAs: held, env: { ...LOCAL, ...FAST } });
+    const requests = await receiver.waitFor("/held", 4);
+    const event = verified(endpoint.secret, requests[3] as Received);
+    assert.equal(event.type, "comment.updated");
+    assert.deepEqual(event.data.comment, edited);
+  });
+});
+
+describe("two server processes dispatching at once", () => {
+  let first: TestApp;
+  let second: TestApp;
+  before(async () => {
+    first = await startApp({ dataset, env: { ...LOCAL, ...FAST } });
+    second = await startApp({ sameDatabaseAs: first, env: { ...LOCAL, ...FAST } });
+  });
+  after(async () => {
+    await second?.stop();
+    await first?.stop();
+  });
+
+  it("deliver each of many events exactly once between them", async () => {
+    const endpoint: Endpoint = await admin(first, "create", `${receiver.url}/shared`, "comment.updated");
+    const EVENTS = 40;
+    const comments = ["c-first", "c-later", "c-csv", "c-pinned"];
+    // Both processes take writes, so each is nudged; both also poll.
+    await Promise.all(
+      comments.map(async (comment, c) => {
+        for (let i = 0; i < EVENTS / comments.length; i++) {
+          await put(i % 2 ? second : first, comment, { commentDescription: `shared ${c} ${i}` });
+        }
+      }),
+    );
+    const requests = await receiver.waitFor("/shared", EVENTS, 30_000);
+    // Anything sent twice would arrive within a poll or two.
+    await new Promise((r) => setTimeout(r, 1000));
+    const all = receiver.at("/shared");
+    const ids = all.map((r) => r.headers["webhook-id"]);
+    assert.equal(all.length, EVENTS, "no event was sent twice");
+    assert.equal(new Set(ids).size, EVENTS);
+    const texts = requests.map((r) => verified(endpoint.secret, r).data.comment.commentDescription).sort();
+    const expected = comments.flatMap((_, c) => Array.from({ length: EVENTS / comments.length }, (_, i) => `shared ${c} ${i}`)).sort();
+    assert.deepEqual(texts, expected);
+    const [counts] = await sql<{ deliveries: number; attempts: number }>(
+      first.databaseUrl,
+      `SELECT (SELECT COUNT(*) FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'delivered') AS "deliveries",
+              (SELECT COUNT(*) FROM "WebhookAttempt" a JOIN "WebhookDelivery" d ON d."id" = a."deliveryId" WHERE d."endpointId" = ?) AS "attempts"`,
+      [endpoint.id, endpoint.id],
+    );
+    assert.deepEqual([Number(counts?.deliveries), Number(counts?.attempts)], [EVENTS, EVENTS]);
+    const sentBy = (app: TestApp) => app.output().split("\n").filter((l) => l.includes('"webhook delivered"')).length;
+    assert.equal(sentBy(first) + sentBy(second), EVENTS);
+    assert.ok(sentBy(first) > 0 && sentBy(second) > 0, `both processes sent some (${sentBy(first)} and ${sentBy(second)})`);
+  });
+});
+
+describe("the address check at delivery", () => {
+  let strict: TestApp;
+  before(async () => {
+    // Made while private addresses were allowed; this server does not allow them.
+    strict = await startApp({ dataset, env: { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_RETRY_DELAYS_MS: "60000", WEBHOOK_POLL_MS: "100" } });
+  });
+  after(async () => {
+    await strict?.stop();
+  });
+
+  it("refuses a loopback address, literal or by name, with a clear error and no connection", async () => {
+    const port = new URL(receiver.url).port;
+    const literal: Endpoint = await admin(strict, "create", `${receiver.url}/private`, "comment.updated");
+    const named: Endpoint = await admin(strict, "create", `http://localhost:${port}/private`, "comment.updated");
+    await put(strict, "c-first", { commentDescription: "Not for you" });
+    const rows = await eventually(async () => {
+      const found = await sql<{ endpointId: string; statusCode: number | null; error: string | null; status: string; nextAttemptAt: unknown }>(
+        strict.databaseUrl,
+        `SELECT d."endpointId", a."statusCode", a."error", d."status", d."nextAttemptAt" FROM "WebhookAttempt" a
+         JOIN "WebhookDelivery" d ON d."id" = a."deliveryId" ORDER BY d."endpointId"`,
+      );
+      return found.length === 2 ? found : undefined;
+    }, "two refused attempts");
+    const byEndpoint = Object.fromEntries(rows.map((r) => [r.endpointId, r]));
+    assert.equal(byEndpoint[literal.id]?.statusCode, null);
+    assert.match(byEndpoint[literal.id]?.error ?? "", /^refused: 127\.0\.0\.1 is a loopback address; webhooks go only to public addresses/);
+    assert.equal(byEndpoint[named.id]?.statusCode, null);
+    assert.match(byEndpoint[named.id]?.error ?? "", /^refused: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+    for (const row of rows) assert.equal(row.status, "pending", "a refusal is a failed attempt, retried on the schedule");
+    assert.equal(receiver.at("/private").length, 0, "no connection was made");
+  });
+});
