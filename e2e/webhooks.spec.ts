@@ -86,28 +86,31 @@ test("an admin adds an endpoint, sees the secret once, sends a test, and redeliv
   expect(first).toBeTruthy();
   const row = log.getByRole("row").filter({ hasText: first?.eventId ?? "-" });
   await expect(row).toContainText("webhook.test");
-  // TIGHTEN once the dispatcher (branch `delivery`) is merged: this branch has none, so the
-  // delivery waits. Then assert "delivered", "Attempt 1 ... HTTP 204" in its attempts, and
-  // `received` holding one request with webhook-id eventId.
-  expect(first?.status).toBe("pending");
-  await expect(row).toContainText("pending");
+  // The server's dispatcher sends it to the receiver, and the log (which refreshes while a
+  // delivery is pending) says so, with the attempt's answer.
+  const deliveries = async () =>
+    (await (await request.get(`/api/v1/webhooks/${hook?.id}/deliveries`, { headers: adminHeaders() })).json()).data as {
+      id: string;
+      eventId: string;
+      status: string;
+    }[];
+  await expect.poll(async () => (await deliveries())[0]?.status, { timeout: 20_000 }).toBe("delivered");
+  expect(received.filter((r) => r.id === first?.eventId)).toHaveLength(1);
+  await expect(row).toContainText("delivered", { timeout: 15_000 });
 
   await row.getByRole("button", { name: `Attempts of webhook.test ${first?.eventId}` }).click();
-  await expect(log.getByText("Not attempted yet.")).toBeVisible();
+  await expect(log.getByText(/Attempt 1.*HTTP 204/)).toBeVisible();
 
   await row.getByRole("button", { name: `Redeliver webhook.test ${first?.eventId}` }).click();
   await expect(endpoint.getByText(`webhook.test (${first?.eventId}) queued again.`)).toBeVisible();
   // The same event twice: two deliveries, one webhook-id.
   await expect(log.getByRole("row").filter({ hasText: first?.eventId ?? "-" })).toHaveCount(2);
-  const after = (await (await request.get(`/api/v1/webhooks/${hook?.id}/deliveries`, { headers: adminHeaders() })).json()).data as {
-    id: string;
-    eventId: string;
-    status: string;
-  }[];
+  const after = await deliveries();
   expect(after.map((d) => d.eventId)).toEqual([first?.eventId, first?.eventId]);
   expect(after[0]?.id).not.toBe(first?.id);
-  // TIGHTEN with the dispatcher: both deliveries "delivered", and `received` two requests with this webhook-id.
-  expect(after.map((d) => d.status)).toEqual(["pending", "pending"]);
+  // Sent again with the same webhook-id, so a receiver can tell it is the same event.
+  await expect.poll(async () => (await deliveries()).map((d) => d.status), { timeout: 20_000 }).toEqual(["delivered", "delivered"]);
+  expect(received.filter((r) => r.id === first?.eventId)).toHaveLength(2);
 
   // A rotation shows the new secret once, and says the old one still signs for a day.
   await endpoint.getByRole("button", { name: "Rotate secret" }).click();
