@@ -52,7 +52,7 @@ export function ApiDocs({ document }: { document: Json }) {
         </p>
       </section>
 
-      <nav aria-label="Endpoints" className="detail">
+      <nav aria-label="Endpoints" className="detail endpoint-index">
         <h2 style={{ fontSize: 16, marginBottom: 8 }}>Endpoints</h2>
         <ul>
           {Object.entries(paths).flatMap(([path, operations]) =>
