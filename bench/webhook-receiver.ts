@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
+import { sql as statement } from "../tests/support/sql";
 
 export interface BenchReceiver {
   url: string;
@@ -32,29 +32,6 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-async function statement<T>(databaseUrl: string, text: string, params: unknown[]): Promise<T[]> {
-  if (databaseUrl.startsWith("file:")) {
-    const { default: Database } = await import("better-sqlite3");
-    const database = new Database(databaseUrl.slice("file:".length));
-    try {
-      const prepared = database.prepare(text);
-      if (prepared.reader) return prepared.all(...params) as T[];
-      prepared.run(...params);
-      return [];
-    } finally {
-      database.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    let n = 0;
-    return (await client.query(text.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const ENDPOINT_ID = "whk_bench";

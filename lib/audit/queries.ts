@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma, read } from "../db";
 import { rowType } from "../rows";
 import { where } from "../sql";
-import { encodeEventCursor } from "./cursor";
+import { encodeIdCursor } from "../api/id-cursor";
 import type { AuditAction, Via } from "./record";
 import type { AuditEventRecord } from "./schemas";
 
@@ -84,5 +84,5 @@ export async function listAuditEvents(filter: AuditFilter, limit: number, cursor
   const events = await readEvents(filter, { order: "newest", limit: limit + 1, after: cursor });
   const items = events.slice(0, limit);
   const last = items.at(-1);
-  return { items, nextCursor: events.length > limit && last ? encodeEventCursor(last.id) : null };
+  return { items, nextCursor: events.length > limit && last ? encodeIdCursor(last.id) : null };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { filterParam, intParam, listParam } from "../api/query";
 import { isoDateTime } from "../dates";
-import { decodeEventCursor } from "./cursor";
+import { idCursorParam } from "../api/id-cursor";
 import { AUDIT_ACTIONS, AUDIT_VIAS, type AuditAction } from "./record";
 
 const dateTimeParam = (description: string) =>
@@ -16,20 +16,10 @@ const dateTimeParam = (description: string) =>
 
 export const listAuditEventsQuery = z
   .object({
-    cursor: z
-      .string()
-      .max(200, "is not a cursor this API gave")
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value.trim() === "") return undefined;
-        const id = decodeEventCursor(value.trim());
-        if (id === null) {
-          ctx.addIssue({ code: "custom", message: "is not a cursor this API gave" });
-          return z.NEVER;
-        }
-        return id;
-      })
-      .meta({ description: "Start after the last event of an earlier page: its nextCursor. Stays valid while events are added." }),
+    cursor: idCursorParam(
+      "evt",
+      "Start after the last event of an earlier page: its nextCursor. Stays valid while events are added.",
+    ),
     limit: intParam(1, 100, 50).meta({ description: "Events per page, 1 to 100.", default: 50 }),
     action: listParam(AUDIT_ACTIONS.length, "actions")
       .refine((actions) => !actions || actions.every((a) => (AUDIT_ACTIONS as readonly string[]).includes(a)), {

@@ -3,7 +3,7 @@ import { recordEvent } from "../audit/record";
 import { ApiError } from "../api/errors";
 import { db, type Tx, write } from "../db";
 import { sortableId } from "../ids";
-import { encodeDeliveryCursor } from "./cursor";
+import { encodeIdCursor } from "../api/id-cursor";
 import type { ChangeContext } from "./endpoints";
 import type { WebhookDeliveryRecord } from "./schemas";
 
@@ -94,7 +94,7 @@ export async function listDeliveries(endpointId: string, limit: number, cursor?:
   const last = items.at(-1);
   return {
     items,
-    nextCursor: rows.length > limit && last ? encodeDeliveryCursor(last.id) : null,
+    nextCursor: rows.length > limit && last ? encodeIdCursor(last.id) : null,
   };
 }
 

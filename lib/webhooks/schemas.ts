@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { intParam } from "../api/query";
 import { isoDateTime } from "../dates";
-import { decodeDeliveryCursor } from "./cursor";
+import { idCursorParam } from "../api/id-cursor";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./events";
 
 // The webhook endpoint as the API, the command line and the dashboard see it (never its
@@ -88,20 +88,10 @@ export type WebhookWithSecretRecord = z.infer<typeof webhookWithSecretRecord>;
 export const webhookDeliveryParams = webhookParams.extend({ deliveryId: z.string().min(1).max(200) });
 
 export const listDeliveriesQuery = z.object({
-  cursor: z
-    .string()
-    .max(200, "is not a cursor this API gave")
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return undefined;
-      const id = decodeDeliveryCursor(value.trim());
-      if (id === null) {
-        ctx.addIssue({ code: "custom", message: "is not a cursor this API gave" });
-        return z.NEVER;
-      }
-      return id;
-    })
-    .meta({ description: "Start after the last delivery of an earlier page: its nextCursor. Stays valid while deliveries are added." }),
+  cursor: idCursorParam(
+    "dlv",
+    "Start after the last delivery of an earlier page: its nextCursor. Stays valid while deliveries are added.",
+  ),
   limit: intParam(1, 100, 20).meta({ description: "Deliveries per page, 1 to 100.", default: 20 }),
 });
 
