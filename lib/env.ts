@@ -71,7 +71,8 @@ const schema = z.object({
     .string()
     .trim()
     .default("30000,120000,600000,3600000,21600000,86400000")
-    .transform((v) => v.split(",").map((part) => Number(part.trim())))
+    // An empty entry ("100,,200") is refused, not read as a pause of 0.
+    .transform((v) => v.split(",").map((part) => (part.trim() === "" ? Number.NaN : Number(part.trim()))))
     .pipe(
       z
         .array(z.number().int({ error: "must be whole milliseconds" }).min(0).max(30 * 86_400_000), {
@@ -132,14 +133,18 @@ export type Env = z.infer<typeof withDefaults>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  if (cached) return cached;
-  const parsed = withDefaults.safeParse(process.env);
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** The settings an environment gives, or an error naming every variable it refuses. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = withDefaults.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid environment: ${problems}`);
   }
-  cached = parsed.data;
-  return cached;
+  return parsed.data;
 }
 
 /**

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parseEnv } from "./env";
+
+// The settings this turn added: their defaults, and a clear refusal of a bad value.
+
+describe("environment: audit and webhook settings", () => {
+  it("defaults: keep the trail forever, retry on the documented schedule, https and public addresses only", () => {
+    const config = parseEnv({});
+    assert.equal(config.AUDIT_RETENTION_DAYS, undefined);
+    assert.deepEqual(config.WEBHOOK_RETRY_DELAYS_MS, [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
+    assert.equal(config.WEBHOOK_TIMEOUT_MS, 10_000);
+    assert.equal(config.WEBHOOK_LOG_DAYS, 30);
+    assert.equal(config.WEBHOOK_ALLOW_HTTP, false);
+    assert.equal(config.WEBHOOK_ALLOW_PRIVATE, false);
+    assert.equal(config.WEBHOOK_DISPATCH, true);
+    assert.equal(config.CRON_SECRET, undefined);
+  });
+
+  it("reads the values as written", () => {
+    const config = parseEnv({
+      AUDIT_RETENTION_DAYS: "90",
+      WEBHOOK_RETRY_DELAYS_MS: " 100, 200 ",
+      WEBHOOK_ALLOW_HTTP: "TRUE",
+      WEBHOOK_ALLOW_PRIVATE: "yes",
+      CRON_SECRET: " s3cret ",
+    });
+    assert.equal(config.AUDIT_RETENTION_DAYS, 90);
+    assert.deepEqual(config.WEBHOOK_RETRY_DELAYS_MS, [100, 200]);
+    assert.equal(config.WEBHOOK_ALLOW_HTTP, true);
+    assert.equal(config.WEBHOOK_ALLOW_PRIVATE, true);
+    assert.equal(config.CRON_SECRET, "s3cret");
+    assert.equal(parseEnv({ AUDIT_RETENTION_DAYS: "" }).AUDIT_RETENTION_DAYS, undefined, "empty is unset");
+  });
+
+  for (const [name, value] of [
+    ["AUDIT_RETENTION_DAYS", "0"],
+    ["AUDIT_RETENTION_DAYS", "abc"],
+    ["AUDIT_RETENTION_DAYS", "1.5"],
+    ["WEBHOOK_RETRY_DELAYS_MS", "abc"],
+    ["WEBHOOK_RETRY_DELAYS_MS", "100,,200"],
+    ["WEBHOOK_RETRY_DELAYS_MS", "-1"],
+    ["WEBHOOK_TIMEOUT_MS", "5"],
+    ["WEBHOOK_POLL_MS", "0"],
+    ["WEBHOOK_LOG_DAYS", "0"],
+  ] as const) {
+    it(`refuses ${name}=${value}, naming it`, () => {
+      assert.throws(() => parseEnv({ [name]: value }), (error: Error) => error.message.includes(name));
+    });
+  }
+});
