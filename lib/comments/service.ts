@@ -84,13 +84,12 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
 }
 
 /**
- * The replaced version, when no revision holds it yet (the comment's first change: its original,
- * as created or imported, by its author, dated by its updatedAt), and the new one.
+ * The new version, and on the comment's first change (version 1: every later version was
+ * written by the change that made it) the original it replaces, as created or imported, by its
+ * author, dated by its updatedAt.
  */
 async function recordRevisions(tx: Tx, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
-  const [recorded] = await tx.$queryRaw<{ found: number }[]>`
-    SELECT 1 AS "found" FROM "CommentRevision" WHERE "commentId" = ${before.id} AND "version" = ${before.version}`;
-  if (!recorded) {
+  if (before.version === 1) {
     const [author] = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`;
     await insertRevision(tx, before, before.updatedAt, { keyId: null, name: author?.name ?? "", via: "author" });
   }
