@@ -17,7 +17,10 @@ const PERMISSIVE = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "true" }
 const cli = (args: string[]) => runCli(app.databaseUrl, ["webhooks", ...args], PERMISSIVE);
 
 before(async () => {
-  app = await startApp({ dataset, env: PERMISSIVE });
+  // The server's dispatcher stays off: these tests write delivery logs of their own and read
+  // them back, and a send to HOOK (nothing listens) would add attempts between the two.
+  // Delivery has its own tests (webhooks-delivery.test.ts).
+  app = await startApp({ dataset, env: { ...PERMISSIVE, WEBHOOK_DISPATCH: "false" } });
   const created = await app.cli(["keys", "create", "--name", "webhook-admin", "--scopes", "read,write,admin"]);
   assert.equal(created.code, 0, created.stderr);
   admin = created.stdout.trim();
