@@ -9,7 +9,7 @@ import { pruneEvents } from "../lib/audit/prune";
 import { type AuditFilter, readEvents } from "../lib/audit/queries";
 import { listAuditEventsQuery } from "../lib/audit/schemas";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
-import { closeReaders, db } from "../lib/db";
+import { closeConnections, db } from "../lib/db";
 import { engineOf, env, sqlitePath } from "../lib/env";
 import { backupSqlite } from "../lib/export/backup";
 import { writeBeside } from "../lib/export/file";
@@ -339,7 +339,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 // The readers go too: an idle SQLite reader thread can still hold the process open.
-const closeAll = () => Promise.all([db.$disconnect(), closeReaders()]);
+const closeAll = () => Promise.all([db.$disconnect(), closeConnections()]);
 
 main(process.argv.slice(2))
   .then(closeAll)

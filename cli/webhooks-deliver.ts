@@ -1,9 +1,13 @@
 // `feedback webhooks deliver [--once]`: the dispatcher from the command line. One pass with
 // --once (for a crontab); else a pass every WEBHOOK_POLL_MS until Ctrl-C or SIGTERM. Each
-// delivery goes to stdout as one line; logs go to stderr.
+// delivery goes to stdout as one line; logs go to stderr. server.ts runs it as its dispatcher
+// process, over an IPC channel: a message there is a nudge (events are waiting), and the
+// channel closing means the server is gone, so this process ends too.
 import { parseArgs } from "node:util";
 import { env } from "../lib/env";
-import { type DeliveryReport, dispatchPass } from "../lib/webhooks/dispatch";
+import { type DeliveryReport, dispatchPass, type PassReport } from "../lib/webhooks/dispatch";
+import { deliveryLoop } from "../lib/webhooks/loop";
+import { NUDGE_MESSAGE } from "../lib/webhooks/nudge";
 
 const line = (d: DeliveryReport) =>
   [
@@ -20,34 +24,27 @@ const line = (d: DeliveryReport) =>
 
 export async function deliverCommand(args: string[], out: (line: string) => void, info: (line: string) => void): Promise<void> {
   const { values } = parseArgs({ args, options: { once: { type: "boolean", default: false } } });
-  let stopping = false;
-  const pass = async () => {
-    const report = await dispatchPass({ stopping: () => stopping });
+  const print = (report: PassReport) => {
     for (const delivery of report.deliveries) out(line(delivery));
     for (const endpoint of report.disabled) info(`endpoint ${endpoint} disabled: every delivery failed for 3 days`);
-    return report;
   };
   if (values.once) {
-    const report = await pass();
+    const report = await dispatchPass();
+    print(report);
     if (!report.deliveries.length) info("Nothing was due.");
     return;
   }
   const pollMs = env().WEBHOOK_POLL_MS;
-  let wake: (() => void) | undefined;
-  const stop = () => {
-    stopping = true;
-    wake?.();
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  info(`Delivering webhooks every ${pollMs} ms; Ctrl-C stops.`);
-  while (!stopping) {
-    const report = await pass();
-    // More may be due at once (a backlog); otherwise wait for the next poll.
-    if (report.deliveries.length) continue;
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, pollMs);
+  const loop = deliveryLoop({ pollMs, keepAlive: true, onReport: print });
+  process.once("SIGINT", loop.stop);
+  process.once("SIGTERM", loop.stop);
+  if (process.send) {
+    process.on("message", (message) => {
+      if (message === NUDGE_MESSAGE) loop.nudge();
     });
+    process.once("disconnect", loop.stop);
+  } else {
+    info(`Delivering webhooks every ${pollMs} ms; Ctrl-C stops.`);
   }
+  await loop.done;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import os from "node:os";
 import type { Principal } from "../auth/authenticate";
-import type { Db, Tx } from "../db";
+import type { Statements } from "../db";
 import { sortableId } from "../ids";
 
 // The audit trail's one writer. Every change the service makes calls recordEvent with the
@@ -92,7 +92,7 @@ export function requestMetaOf(requestId: string, ip: string | null, headers: Hea
 export const eventId = (at: Date) => sortableId("evt", at);
 
 /** Writes one event; call it inside the change's transaction. */
-export async function recordEvent(tx: Tx | Db, event: NewEvent, at = new Date()): Promise<string> {
+export async function recordEvent(tx: Statements, event: NewEvent, at = new Date()): Promise<string> {
   const id = eventId(at);
   const request = event.request;
   await tx.$executeRaw`

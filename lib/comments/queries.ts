@@ -13,7 +13,7 @@ import {
 } from "./serialize";
 
 const commentKinds = { pinned: "bool", pinnedAt: "time", createdAt: "time", updatedAt: "time", version: "int" } as const;
-const commentRow = rowType<CommentRow>(commentKinds);
+export const commentRow = rowType<CommentRow>(commentKinds);
 const postCommentRow = rowType<PostCommentRow>(commentKinds);
 const revisionRow = rowType<CommentRevisionRow>({ version: "int", pinned: "bool", createdAt: "time" });
 

@@ -2,10 +2,9 @@ import "server-only";
 import { type Actor, type Changes, recordEvent, type RequestMeta } from "../audit/record";
 import { ApiError } from "../api/errors";
 import { versionTag } from "../api/conditional";
-import { db, Prisma, type Tx, write } from "../db";
+import { decode, Prisma, type Statements, transact, write } from "../db";
 import { dialect } from "../dialect";
-import { env } from "../env";
-import { COMMENT_COLUMNS } from "./queries";
+import { COMMENT_COLUMNS, commentRow } from "./queries";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
 import { enqueueEvent } from "../webhooks/outbox";
@@ -50,35 +49,35 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
   set.push(Prisma.sql`"updatedAt" = ${now}`, Prisma.sql`"version" = "version" + 1`);
 
   const { after: row, events } = await write(() =>
-    db.$transaction(
-      async (tx) => {
-        const [before] = await tx.$queryRaw<CommentRow[]>`
-          SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`;
-        if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
-        const [after] = await tx.$queryRaw<CommentRow[]>`
+    transact(async (tx) => {
+      const [before] = decode(
+        await tx.$queryRaw<unknown[]>`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`,
+        commentRow,
+      );
+      if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
+      const [after] = decode(
+        await tx.$queryRaw<unknown[]>`
           UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}${versionCondition(context.ifMatch)}
-          RETURNING ${COMMENT_COLUMNS}`;
-        if (!after) {
-          throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
-            current: serializeComment(before),
-            headers: { ETag: versionTag(before.version) },
-          });
-        }
-        await recordRevisions(tx, before, after, now, context.actor);
-        const changes: Changes = {};
-        if (after.commentDescription !== before.commentDescription) {
-          changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
-        }
-        if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
-        const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
-        await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
-        const events = await enqueueCommentEvents(tx, after, changes, context.actor, now);
-        return { after, events };
-      },
-      // Writers queue for the transaction (SQLite has one writer; PostgreSQL, a pool) for as
-      // long as a write may wait for a lock; past that the answer is a 503.
-      { maxWait: env().DATABASE_LOCK_TIMEOUT_MS },
-    ),
+          RETURNING ${COMMENT_COLUMNS}`,
+        commentRow,
+      );
+      if (!after) {
+        throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
+          current: serializeComment(before),
+          headers: { ETag: versionTag(before.version) },
+        });
+      }
+      await recordRevisions(tx, before, after, now, context.actor);
+      const changes: Changes = {};
+      if (after.commentDescription !== before.commentDescription) {
+        changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
+      }
+      if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
+      const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
+      await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
+      const events = await enqueueCommentEvents(tx, after, changes, context.actor, now);
+      return { after, events };
+    }),
   );
   return { comment: serializeComment(row), version: row.version, events };
 }
@@ -88,7 +87,7 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
  * written by the change that made it) the original it replaces, as created or imported, by its
  * author, dated by its updatedAt.
  */
-async function recordRevisions(tx: Tx, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
+async function recordRevisions(tx: Statements, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
   if (before.version === 1) {
     const [author] = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`;
     await insertRevision(tx, before, before.updatedAt, { keyId: null, name: author?.name ?? "", via: "author" });
@@ -96,7 +95,7 @@ async function recordRevisions(tx: Tx, before: CommentRow, after: CommentRow, no
   await insertRevision(tx, after, now, actor);
 }
 
-function insertRevision(tx: Tx, row: CommentRow, at: Date, actor: { keyId: string | null; name: string; via: string }) {
+function insertRevision(tx: Statements, row: CommentRow, at: Date, actor: { keyId: string | null; name: string; via: string }) {
   return tx.$executeRaw`
     INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
     VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${actor.keyId}, ${actor.name}, ${actor.via})`;
@@ -107,7 +106,7 @@ function insertRevision(tx: Tx, row: CommentRow, at: Date, actor: { keyId: strin
  * text changed, comment.pinned or comment.unpinned when the pin did; a save that changed
  * neither sends none. Returns the ids of the events some endpoint wants.
  */
-async function enqueueCommentEvents(tx: Tx, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<string[]> {
+async function enqueueCommentEvents(tx: Statements, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<string[]> {
   const comment = serializeComment(after);
   const { keyId, name, via } = actor;
   const events: (string | null)[] = [];

@@ -1,68 +1,25 @@
 import "server-only";
+import { after } from "next/server";
 import { env } from "../env";
 import { logError } from "../log";
 import { dispatchPass } from "./dispatch";
+import { deliveryLoop, type Loop } from "./loop";
+import { hasExternalDispatcher, nudgeExternal } from "./nudge";
 
-// Where the dispatcher runs inside the server: a loop that polls for due deliveries every
-// WEBHOOK_POLL_MS and is nudged when a change in this process enqueues events, so those go out
-// at once instead of at the next poll. Its timer never keeps the process alive; on shutdown it
-// stops claiming, and a send cut off by the exit is taken again once its lease runs out.
-// Route handlers and the instrumentation hook are bundled apart, so the running loop is kept
-// on globalThis, where both find it.
-
-interface Loop {
-  nudge(): void;
-  stop(): void;
-}
+// Where a server's webhooks are sent from. Under server.ts (npm start, the tests, the bench)
+// the dispatcher is a process of its own, at a lower CPU priority (server.ts), so sending never
+// takes CPU from requests; changes nudge it over IPC (lib/webhooks/nudge.ts). Under `next start`
+// or `next dev` it is a loop in the server (lib/webhooks/loop.ts), kept on globalThis, where the
+// instrumentation hook and the route handlers, bundled apart, both find it. On Vercel no process
+// outlives a request: a change's events are sent after its answer, by the function still alive.
 
 const globalForLoop = globalThis as unknown as { feedbackWebhookLoop?: Loop };
 
-/** Starts the loop, unless WEBHOOK_DISPATCH=false or on Vercel (no process outlives a request there). */
+/** Starts the loop in this process, unless WEBHOOK_DISPATCH=false, on Vercel, or a dispatcher process runs. */
 export function startDispatcher(): void {
   const config = env();
-  if (!config.WEBHOOK_DISPATCH || config.VERCEL || globalForLoop.feedbackWebhookLoop) return;
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let again = false;
-  let stopped = false;
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => void run(), config.WEBHOOK_POLL_MS);
-    timer.unref();
-  };
-
-  const run = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    clearTimeout(timer);
-    try {
-      do {
-        again = false;
-        const report = await dispatchPass({ stopping: () => stopped });
-        // A pass that sent anything may have left more due (a backlog, a nudge meanwhile).
-        again ||= report.deliveries.length > 0;
-      } while (again && !stopped);
-    } catch (error) {
-      logError(`Delivering webhooks failed; trying again in ${config.WEBHOOK_POLL_MS} ms`, error);
-    } finally {
-      running = false;
-      schedule();
-    }
-  };
-
-  globalForLoop.feedbackWebhookLoop = {
-    nudge: () => void run(),
-    stop: () => {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
-  schedule();
+  if (!config.WEBHOOK_DISPATCH || config.VERCEL || hasExternalDispatcher() || globalForLoop.feedbackWebhookLoop) return;
+  globalForLoop.feedbackWebhookLoop = deliveryLoop({ pollMs: config.WEBHOOK_POLL_MS, keepAlive: false });
 }
 
 export function stopDispatcher(): void {
@@ -70,20 +27,25 @@ export function stopDispatcher(): void {
 }
 
 /**
- * After a change that enqueued these events: nudge this process's loop, or, where none runs
- * (Vercel), send them now, in one pass limited to them. Nothing when WEBHOOK_DISPATCH=false:
- * the cron route or the command line delivers.
+ * After a change that enqueued these events, in its request: nudge the dispatcher, or where
+ * none runs (Vercel) send them once the answer is out, in one pass limited to them. Nothing when
+ * WEBHOOK_DISPATCH=false: the cron route or the command line delivers. A nudge costs the
+ * request nothing measurable; Next.js's after() costs about 6% of a PUT's throughput, so it is
+ * used only where it is needed.
  */
-export async function deliverSoon(messageIds: string[]): Promise<void> {
+export function deliverSoon(messageIds: string[]): void {
   if (!messageIds.length || !env().WEBHOOK_DISPATCH) return;
+  if (nudgeExternal()) return;
   const loop = globalForLoop.feedbackWebhookLoop;
   if (loop) {
     loop.nudge();
     return;
   }
-  try {
-    await dispatchPass({ messageIds });
-  } catch (error) {
-    logError("Delivering webhooks after a change failed; the next pass sends them", error);
-  }
+  after(async () => {
+    try {
+      await dispatchPass({ messageIds });
+    } catch (error) {
+      logError("Delivering webhooks after a change failed; the next pass sends them", error);
+    }
+  });
 }

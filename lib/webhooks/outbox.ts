@@ -1,5 +1,5 @@
 import "server-only";
-import type { Db, Tx } from "../db";
+import type { Statements } from "../db";
 import { sortableId } from "../ids";
 import type { WebhookEventType } from "./events";
 
@@ -22,7 +22,7 @@ export function eventBody(event: WebhookEvent, at: Date): string {
  * as the test event does), due now. Returns the event's id (the webhook-id), or null when no
  * endpoint wants it, in which case nothing is written.
  */
-export async function enqueueEvent(tx: Tx | Db, event: WebhookEvent, at: Date, endpointIds?: string[]): Promise<string | null> {
+export async function enqueueEvent(tx: Statements, event: WebhookEvent, at: Date, endpointIds?: string[]): Promise<string | null> {
   const endpoints = endpointIds
     ? endpointIds.map((id) => ({ id }))
     : await tx.$queryRaw<{ id: string }[]>`

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -7,6 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { scriptArgs } from "../../lib/server-command";
 import { runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
+import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Received, type Receiver, startReceiver } from "../support/receiver";
 import { sql } from "../support/sql";
 
@@ -253,6 +255,33 @@ describe("delivery by the server's dispatcher", () => {
     await put(app, "c-later", { commentDescription: "Still there?" });
     await new Promise((r) => setTimeout(r, 600));
     assert.equal(receiver.at("/down").length, sent);
+  });
+});
+
+describe("the dispatcher process", () => {
+  let app: TestApp;
+  before(async () => {
+    // Polls an hour apart: an event that arrives within seconds came by a nudge.
+    app = await startApp({ dataset, env: { ...LOCAL, WEBHOOK_POLL_MS: "3600000" } });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("runs beside the server at a lower CPU priority, is nudged by a change instead of waiting for its poll, and ends with the server", async () => {
+    const dispatcher = await eventually(async () => childrenOf(app.server.pid ?? 0).find(isDispatcher), "the dispatcher process");
+    assert.equal(nicenessOf(dispatcher), 10);
+    assert.equal(childrenOf(app.server.pid ?? 0).filter(isDispatcher).length, 1);
+
+    // The endpoint comes after the dispatcher's first pass, which was its last for an hour.
+    await admin(app, "create", `${receiver.url}/nudged`, "comment.updated");
+    await put(app, "c-first", { commentDescription: "Sent at once" });
+    const [delivery] = await receiver.waitFor("/nudged", 1, 10_000);
+    assert.match(delivery?.body ?? "", /Sent at once/);
+
+    // A kill -9 leaves no dispatcher behind: its channel to the server closes, and it ends.
+    app.server.kill("SIGKILL");
+    await eventually(async () => !fs.existsSync(`/proc/${dispatcher}`), "the dispatcher to end after its server");
   });
 });
 

@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
 import { freePort, startApp, type TestApp } from "../support/app";
-import { serverArgs } from "../../lib/server-command";
+import { dataset } from "../support/dataset";
+import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
+import { type Receiver, startReceiver } from "../support/receiver";
+import { scriptArgs, serverArgs } from "../../lib/server-command";
 
 // WEB_CONCURRENCY=2: a primary and two workers behind one port. Which process served a
 // request is read from the operating system, not from anything the server tells a client:
@@ -19,24 +23,11 @@ interface Answer {
   pid: number;
 }
 
+/** The primary's children that serve: every one but the webhook dispatcher. */
+const workersOf = (primary: number) => childrenOf(primary).filter((pid) => !isDispatcher(pid));
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The processes whose parent is `parent`. */
-function childrenOf(parent: number): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === parent) children.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return children.sort((a, b) => a - b);
-}
 
 /** The socket inode of the TCP connection between these two local ports (IPv4). */
 function socketInode(localPort: number, remotePort: number): string | undefined {
@@ -126,19 +117,26 @@ function logLines(app: TestApp, message: string): Record<string, unknown>[] {
 describe("WEB_CONCURRENCY=2", () => {
   let app: TestApp;
   let workers: number[];
+  let dispatcher: number;
+  let receiver: Receiver;
 
   before(async () => {
-    app = await startApp({ env: { WEB_CONCURRENCY: "2", RATE_LIMIT_PER_MINUTE: "5" } });
+    receiver = await startReceiver();
+    // Polls an hour apart: an event that arrives within seconds came by a nudge.
+    const webhooks = { WEBHOOK_POLL_MS: "3600000", WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true" };
+    app = await startApp({ dataset, env: { WEB_CONCURRENCY: "2", RATE_LIMIT_PER_MINUTE: "5", ...webhooks } });
     // startApp returns once one worker answers; the primary says when both listen.
     await eventually(app, "both workers to listen", () => (/with 2 workers/.test(app.output()) ? true : undefined));
-    workers = childrenOf(app.server.pid ?? 0);
+    workers = workersOf(app.server.pid ?? 0);
+    dispatcher = await eventually(app, "the webhook dispatcher", () => childrenOf(app.server.pid ?? 0).find(isDispatcher));
   });
   after(async () => {
     await app?.stop();
+    await receiver?.close();
   });
 
   it("serves requests from two worker processes, neither of them the primary", async () => {
-    assert.equal(workers.length, 2, `the primary has two children: ${workers}`);
+    assert.equal(workers.length, 2, `the primary has two workers: ${workers}`);
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await requestOnOwnConnection(app, "/api/health"));
     assert.deepEqual(
@@ -146,6 +144,26 @@ describe("WEB_CONCURRENCY=2", () => {
       [200, 200, 200, 200, 200, 200],
     );
     assert.deepEqual([...new Set(answers.map((a) => a.pid))].sort((a, b) => a - b), workers);
+  });
+
+  it("runs the webhook dispatcher as a third child, at a lower CPU priority, and a worker's change reaches it", async () => {
+    assert.deepEqual(childrenOf(app.server.pid ?? 0), [...workers, dispatcher].sort((a, b) => a - b));
+    assert.equal(nicenessOf(dispatcher), 10);
+    assert.ok(workers.every((pid) => nicenessOf(pid) === nicenessOf(app.server.pid ?? 0)), "the workers keep the primary's priority");
+
+    // The endpoint comes after the dispatcher's first pass, which was its last for an hour.
+    await promisify(execFile)(process.execPath, [...scriptArgs("tests/support/webhook-admin.ts"), "create", `${receiver.url}/workers`, "comment.updated"], {
+      cwd: path.resolve(import.meta.dirname, "..", ".."),
+      env: { ...process.env, DATABASE_URL: app.databaseUrl, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true" },
+    });
+    const edit = await app.json("/api/v1/comments/c-first", {
+      method: "PUT",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "commentDescription=Sent+through+the+primary",
+    });
+    assert.equal(edit.status, 200);
+    const [delivery] = await receiver.waitFor("/workers", 1, 10_000);
+    assert.match(delivery?.body ?? "", /Sent through the primary/);
   });
 
   it("counts a key's requests once across the workers: the sixth is a 429 whichever worker answers", async () => {
@@ -179,7 +197,7 @@ describe("WEB_CONCURRENCY=2", () => {
     for (let i = 0; i < 4; i++) assert.equal((await requestOnOwnConnection(app, "/api/health")).status, 200);
 
     const replacement = await eventually(app, "a replacement worker", () =>
-      childrenOf(app.server.pid ?? 0).find((pid) => pid !== survivor && pid !== victim),
+      workersOf(app.server.pid ?? 0).find((pid) => pid !== survivor && pid !== victim),
     );
     assert.ok(!childrenOf(app.server.pid ?? 0).includes(victim), "the killed worker is gone");
     await eventually(app, "the replacement to serve a request", async () => {
@@ -187,7 +205,7 @@ describe("WEB_CONCURRENCY=2", () => {
       assert.equal(answer.status, 200);
       return answer.pid === replacement ? true : undefined;
     });
-    workers = childrenOf(app.server.pid ?? 0);
+    workers = workersOf(app.server.pid ?? 0);
     assert.deepEqual(workers, [survivor, replacement].sort((a, b) => a - b));
   });
 
@@ -202,6 +220,7 @@ describe("WEB_CONCURRENCY=2", () => {
     assert.deepEqual(outcome, { code: 0, signal: null });
     assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms`);
     for (const pid of workers) assert.ok(!fs.existsSync(`/proc/${pid}`), `worker ${pid} has exited`);
+    await eventually(app, "the webhook dispatcher to exit", () => (fs.existsSync(`/proc/${dispatcher}`) ? undefined : true));
     assert.equal(logLines(app, "A worker exited unexpectedly; starting another").length, 1, "no worker is restarted while stopping");
   });
 });

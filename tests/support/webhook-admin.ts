@@ -2,7 +2,7 @@
 // as the command line will: run with DATABASE_URL set, one operation per process, its answer
 // as JSON on stdout. `create URL EVENTS`, `rotate ID`, `disable ID`, `test ID`.
 import { cliActor } from "../../lib/audit/record";
-import { closeReaders, db } from "../../lib/db";
+import { closeConnections, db } from "../../lib/db";
 import { createEndpoint, rotateSecret, sendTest, updateEndpoint } from "../../lib/webhooks/endpoints";
 import type { WebhookEventType } from "../../lib/webhooks/events";
 
@@ -24,4 +24,4 @@ async function main([operation, target = "", events = ""]: string[]): Promise<un
 
 main(process.argv.slice(2))
   .then((answer) => process.stdout.write(`${JSON.stringify(answer)}\n`))
-  .finally(() => Promise.all([db.$disconnect(), closeReaders()]));
+  .finally(() => Promise.all([db.$disconnect(), closeConnections()]));

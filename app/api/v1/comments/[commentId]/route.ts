@@ -8,7 +8,6 @@ import { getCommentOperation, updateCommentOperation } from "@/lib/comments/oper
 import { findComment } from "@/lib/comments/queries";
 import { updateComment } from "@/lib/comments/service";
 import { deliverSoon } from "@/lib/webhooks/dispatcher";
-import { after } from "next/server";
 
 export const dynamic = "force-dynamic";
 
@@ -24,9 +23,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = route({
       request: requestMetaOf(requestId, clientIpOf(headers), headers),
       ifMatch: ifMatchVersions(headers.get("if-match")),
     });
-    // Once the answer is sent: delivery is off the request's path, and on Vercel this is the
-    // moment a function is still alive to send it.
-    if (events.length) after(() => deliverSoon(events));
+    // Delivery is off the request's path: this only tells the dispatcher.
+    deliverSoon(events);
     return { data: comment, etag: versionTag(version) };
   }),
 });
