@@ -1,10 +1,11 @@
 import "server-only";
 import { recordEvent, systemActor } from "../audit/record";
-import { db, Prisma, type Tx, write } from "../db";
+import { Prisma, read, type Statements, transact, write } from "../db";
 import { dialect } from "../dialect";
 import { env } from "../env";
 import { sortableId } from "../ids";
 import { log, logError } from "../log";
+import { rowType } from "../rows";
 import { addressPolicy } from "./endpoints";
 import { TEST_EVENT_TYPE } from "./events";
 import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
@@ -79,8 +80,8 @@ async function claim(limit: number, messageIds: string[] | undefined): Promise<C
   const now = new Date();
   const lease = new Date(now.getTime() + leaseMs());
   const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
-  return write(
-    () => db.$queryRaw<Claimed[]>`
+  return write(() =>
+    transact((tx) => tx.$queryRaw<Claimed[]>`
       UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
       WHERE "id" IN (
         SELECT d."id" FROM "WebhookDelivery" d
@@ -91,7 +92,7 @@ async function claim(limit: number, messageIds: string[] | undefined): Promise<C
               OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
         ORDER BY d."nextAttemptAt", d."id"
         LIMIT ${limit}${dialect.skipLocked})
-      RETURNING "id", "endpointId", "messageId", "attempts"`,
+      RETURNING "id", "endpointId", "messageId", "attempts"`),
   );
 }
 
@@ -102,23 +103,34 @@ interface Target {
   payload: string;
 }
 
+const targetRow = rowType<{
+  id: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousExpiresAt: Date | null;
+  type: string;
+  payload: string;
+}>({ previousExpiresAt: "time" });
+
 /** Each claimed delivery's endpoint (URL, the secrets signing now) and message. */
 async function targets(ids: string[]): Promise<Map<string, Target>> {
-  const rows = await db.webhookDelivery.findMany({
-    where: { id: { in: ids } },
-    select: {
-      id: true,
-      endpoint: { select: { url: true, secret: true, previousSecret: true, previousExpiresAt: true } },
-      message: { select: { type: true, payload: true } },
-    },
-  });
+  const rows = await read(
+    Prisma.sql`
+      SELECT d."id", e."url", e."secret", e."previousSecret", e."previousExpiresAt", m."type", m."payload"
+      FROM "WebhookDelivery" d
+      JOIN "WebhookEndpoint" e ON e."id" = d."endpointId"
+      JOIN "WebhookMessage" m ON m."id" = d."messageId"
+      WHERE d."id" IN (${Prisma.join(ids)})`,
+    targetRow,
+  );
   const now = new Date();
   return new Map(
-    rows.map(({ id, endpoint, message }) => {
-      const secrets = [endpoint.secret];
+    rows.map((row) => {
+      const secrets = [row.secret];
       // During a rotation the old secret signs too, so a receiver still holding it verifies.
-      if (endpoint.previousSecret && endpoint.previousExpiresAt && endpoint.previousExpiresAt > now) secrets.push(endpoint.previousSecret);
-      return [id, { url: endpoint.url, secrets, type: message.type, payload: message.payload }];
+      if (row.previousSecret && row.previousExpiresAt && row.previousExpiresAt > now) secrets.push(row.previousSecret);
+      return [row.id, { url: row.url, secrets, type: row.type, payload: row.payload }];
     }),
   );
 }
@@ -138,7 +150,7 @@ async function send(delivery: Claimed, target: Target): Promise<SendResult & { a
 }
 
 /** A failure starts the endpoint's failing streak, and disables it once the streak is old enough. */
-async function noteFailure(tx: Tx, endpointId: string, now: Date): Promise<boolean> {
+async function noteFailure(tx: Statements, endpointId: string, now: Date): Promise<boolean> {
   await tx.$executeRaw`UPDATE "WebhookEndpoint" SET "failingSince" = ${now} WHERE "id" = ${endpointId} AND "failingSince" IS NULL`;
   const cutoff = new Date(now.getTime() - DISABLE_AFTER_MS);
   const disabled = await tx.$queryRaw<{ id: string }[]>`
@@ -185,7 +197,7 @@ async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
   const succeeded = batch.filter((s) => isSuccess(s.result));
   const failed = batch.filter((s) => !isSuccess(s.result));
   return write(() =>
-    db.$transaction(async (tx) => {
+    transact(async (tx) => {
       const recorded = new Map<string, Recorded>();
       const kept: Sent[] = [];
       const report = ({ delivery, type, result }: Sent, outcome: Outcome, next: Date | null): DeliveryReport => ({
