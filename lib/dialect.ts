@@ -41,6 +41,12 @@ export interface Dialect {
    * its one writer runs each UPDATE ... RETURNING alone.
    */
   readonly skipLocked: Prisma.Sql;
+  /**
+   * Whether a WITH may hold INSERTs, so that several writes go as one statement: one round trip
+   * instead of several while a transaction holds a row's lock (the webhook outbox's, PostgreSQL).
+   * SQLite needs no such thing: its statements cost microseconds and no network.
+   */
+  readonly writesInWith: boolean;
   /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
   readonly fence: Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
@@ -112,6 +118,7 @@ export const sqlite: Dialect = {
   plansSearchByHand: true,
   lockRow: Prisma.empty,
   skipLocked: Prisma.empty,
+  writesInWith: false,
   matches(table, terms) {
     if (!terms.length || indexedTerms(terms).length < terms.length) return null;
     const fts = Prisma.raw(`"${table}Search"`);
@@ -160,6 +167,7 @@ export const postgres: Dialect = {
   matches: () => null,
   lockRow: Prisma.raw(" FOR UPDATE"),
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
+  writesInWith: true,
   // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
   // becoming a hash semi-join over every row it could match.
   fence: Prisma.raw(" OFFSET 0"),

@@ -145,6 +145,32 @@ describe("delivery by the server's dispatcher", () => {
     await admin(app, "disable", endpoint.id);
   });
 
+  it("sends one event to each of ten subscribed endpoints (more than PostgreSQL's one-statement outbox makes ids for), with one webhook-id", async () => {
+    const now = stored(app, new Date());
+    const ids = Array.from({ length: 10 }, (_, i) => `whk_many_${String(i).padStart(2, "0")}`);
+    for (const id of ids) {
+      await sql(
+        app.databaseUrl,
+        `INSERT INTO "WebhookEndpoint" ("id", "url", "description", "events", "enabled", "secret", "createdAt", "updatedAt")
+         VALUES (?, ?, 'many', 'comment.updated', TRUE, ?, ?, ?)`,
+        [id, `${receiver.url}/many/${id}`, `whsec_${Buffer.from(id.padEnd(32, "x")).toString("base64")}`, now, now],
+      );
+    }
+    await put(app, "c-later", { commentDescription: "To every endpoint" });
+    for (const id of ids) await receiver.waitFor(`/many/${id}`, 1);
+    const requests = ids.map((id) => receiver.at(`/many/${id}`)[0]);
+    assert.equal(new Set(requests.map((r) => r?.headers["webhook-id"])).size, 1, "one event, so one webhook-id");
+    const rows = await sql<{ id: string; endpointId: string }>(
+      app.databaseUrl,
+      `SELECT "id", "endpointId" FROM "WebhookDelivery" WHERE "messageId" = ? ORDER BY "endpointId"`,
+      [requests[0]?.headers["webhook-id"]],
+    );
+    assert.deepEqual(rows.map((r) => r.endpointId), ids);
+    assert.equal(new Set(rows.map((r) => r.id)).size, 10, "a delivery id each");
+    assert.ok(rows.every((r) => /^dlv_[0-9a-z]{25}$/.test(r.id)), "sortable delivery ids");
+    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "enabled" = FALSE WHERE "id" LIKE 'whk_many_%'`);
+  });
+
   it("retries a receiver that answers 500 twice: three attempts, one webhook-id, every attempt recorded", async () => {
     receiver.on("/flaky", (attempt) => (attempt <= 2 ? 500 : 200));
     const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/flaky`, "comment.updated");
