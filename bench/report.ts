@@ -104,6 +104,26 @@ function verdict(rows: Row[], misses: (r: Row) => string | undefined): string {
   return missed.length ? `missed by ${missed.join(", ")}` : "met";
 }
 
+/** How much a subscribed webhook endpoint may cost a PUT: delivery is off the request's path. */
+const WEBHOOK_COST = 0.1;
+
+export function webhookVerdict(rows: Row[]): string {
+  const pairs = rows.flatMap((webhook) => {
+    if (webhook.scenario.name !== "put-comment-webhook") return [];
+    const plain = rows.find((r) => r.scenario.name === "put-comment" && r.workers === webhook.workers && r.connections === webhook.connections);
+    return plain ? [{ plain, webhook }] : [];
+  });
+  if (!pairs.length) return "not measured (both PUT scenarios must run)";
+  const verdicts = pairs.map(({ plain, webhook }) => {
+    const throughput = webhook.app.rps / plain.app.rps - 1;
+    const p99 = webhook.app.p99 / plain.app.p99 - 1;
+    const met = throughput >= -WEBHOOK_COST && p99 <= WEBHOOK_COST;
+    const percent = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
+    return `${met ? "met" : "missed"} with ${plural(webhook.workers, "worker")} at ${webhook.connections} connections (throughput ${percent(throughput)}, p99 ${percent(p99)})`;
+  });
+  return verdicts.join("; ");
+}
+
 function targets(rows: Row[]): string[] {
   const atTarget = rows.filter((r) => r.connections === TARGET_CONNECTIONS && r.scenario.kind === "varied");
   const fast = atTarget.filter((r) => r.scenario.fastTarget);
@@ -122,6 +142,7 @@ function targets(rows: Row[]): string[] {
     `- Short-term search at p99 < ${TARGET_SHORT_TERM_P99_MS} ms: ${verdict(short, (r) => (r.app.p99 >= TARGET_SHORT_TERM_P99_MS ? `p99 ${ms(r.app.p99)} ms` : undefined))}.`,
     `- The floor stays fast meanwhile (the health probe's p99 < ${TARGET_P99_MS} ms during the short-term run): ${verdict(short, (r) => (r.app.probe.p99 >= TARGET_P99_MS ? `probe p99 ${ms(r.app.probe.p99)} ms` : undefined))}.`,
     `- Memory < ${TARGET_MB_PER_PROCESS} MB per process, over every run: ${maxProcess < TARGET_MB_PER_PROCESS ? "met" : `missed by ${f0(maxProcess - TARGET_MB_PER_PROCESS)} MB`} (largest process ${f0(maxProcess)} MB; largest sum over a server's processes ${f0(maxSum)} MB).`,
+    `- A PUT with one subscribed webhook endpoint within ${WEBHOOK_COST * 100}% of the PUT without, in throughput and p99 (each the median of its alternated runs): ${webhookVerdict(rows)}.`,
     `- No errors, non-2xx answers or timeouts in any run: ${failing.length ? `missed by ${failing.map((r) => `${r.scenario.name}@${r.connections} with ${plural(r.workers, "worker")} (${errorText(r.app)})`).join(", ")}` : "met"}.`,
     "",
   ];
@@ -165,7 +186,7 @@ export function report(context: Context, rows: Row[]): string {
     "- Cache-warm scenarios repeat one request for the whole run, so every cache answers them: a ceiling, not what users get.",
     "- req/s counts 2xx answers only; latencies count every answer; errors (non-2xx answers, timeouts after 10 s, connection errors) are listed per row, never dropped.",
     "- Floor: GET /api/health on the same server (a route handler with no database work), same worker count and connections. Health p99: while each run goes on, a probe in a thread of its own asks GET /api/health every 50 ms over one more connection.",
-    "- Memory: resident set size of the server's process and of every descendant (its workers), sampled every 200 ms: the largest single process, and the largest sum with the number of processes.",
+    "- Memory: resident set size of the server's process and of every descendant (its workers and its webhook dispatcher), sampled every 200 ms: the largest single process, and the largest sum with the number of processes.",
     `- Machine load (1-minute load average) at the start and end of the run: ${context.loadAtStart.toFixed(1)} / ${(os.loadavg()[0] ?? 0).toFixed(1)}. Other work on the machine (colleagues' test runs) shows up as noise.`,
     settings.baseline
       ? "- Baseline: bench/baseline-server.ts (node:http, the same driver, hand-written SQL), on the cache-warm scenarios only, during the first worker count. Its SQL is the naive plan (it counts every total and sorts every match on each request), so it is slower than the app wherever the app caches a total or walks an index; read it as a reference, not as a bound."

@@ -452,6 +452,62 @@ async function measure(server: Server, key: string, scenario: Load, connections:
   return measured;
 }
 
+/**
+ * The two PUT scenarios are compared with each other (the webhook's cost must stay within 10%),
+ * and one run of each differs from the next by more than that on a busy machine: they run in
+ * turns, A B B A A B, and each is reported as the median of its runs.
+ */
+const PAIR_ROUNDS = 3;
+
+function pairOf(list: Scenario[]): [Scenario, Scenario] | undefined {
+  const plain = list.find((s) => s.name === "put-comment");
+  const webhook = list.find((s) => s.name === "put-comment-webhook");
+  return plain && webhook ? [plain, webhook] : undefined;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Runs of one scenario as one: the median throughput and latencies, every error, the most memory. */
+function medianOf(runs: Measure[]): Measure {
+  const first = runs[0] as Measure;
+  const non2xx: Record<string, number> = {};
+  for (const run of runs) for (const [status, n] of Object.entries(run.non2xx)) non2xx[status] = (non2xx[status] ?? 0) + n;
+  return {
+    ...first,
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    responses: runs.reduce((sum, r) => sum + r.responses, 0),
+    non2xx,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
+    probe: { ...first.probe, p99: median(runs.map((r) => r.probe.p99)) },
+    memory: runs.reduce((most, r) => (r.memory.maxProcessMb > most.maxProcessMb ? r.memory : most), first.memory),
+  };
+}
+
+async function measurePair(
+  app: Server,
+  key: string,
+  pair: [Scenario, Scenario],
+  connections: number,
+  what: string,
+): Promise<Map<Scenario, { median: Measure; all: Measure[]; notes: string[] }>> {
+  const runs = new Map(pair.map((scenario) => [scenario, { all: [] as Measure[], notes: [] as string[] }]));
+  for (let round = 0; round < PAIR_ROUNDS; round++) {
+    for (const scenario of round % 2 ? [...pair].reverse() : pair) {
+      log(`${what}, ${scenario.name} (round ${round + 1} of ${PAIR_ROUNDS}), ${connections} connections`);
+      await scenario.setUp?.();
+      const measured = await measure(app, key, scenario, connections);
+      const note = await scenario.tearDown?.();
+      const mine = runs.get(scenario);
+      mine?.all.push(measured);
+      if (note) mine?.notes.push(`run ${mine.all.length}: ${note}`);
+    }
+  }
+  return new Map([...runs].map(([scenario, { all, notes }]) => [scenario, { median: medianOf(all), all, notes }]));
+}
+
 async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
   const loadAtStart = os.loadavg()[0] ?? 0;
   const prepared = await prepare(engine);
@@ -488,7 +544,17 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
           log(`${engine}: ${workers} worker(s), floor, ${connections} connections`);
           const before = await measure(app, key, floorScenario, connections);
           const level: Omit<Row, "floor" | "floorRuns">[] = [];
+          const paired = pairOf(list);
           for (const scenario of list) {
+            if (paired && scenario === paired[1]) continue;
+            if (paired && scenario === paired[0]) {
+              for (const [one, runs] of await measurePair(app, key, paired, connections, `${engine}: ${workers} worker(s)`)) {
+                const note = `median of ${PAIR_ROUNDS} runs, alternated with ${one === paired[0] ? "the other PUT" : "the PUT without"}${runs.notes.length ? `; ${runs.notes.join("; ")}` : ""}`;
+                level.push({ scenario: one, workers, connections, hits: hits.get(one.name) ?? "", app: runs.median, note });
+                log(`  ${one.name}: ${n0(runs.median.rps)} req/s p99 ${ms(runs.median.p99)} ms (${runs.all.map((m) => n0(m.rps)).join(", ")})`);
+              }
+              continue;
+            }
             log(`${engine}: ${workers} worker(s), ${scenario.name}, ${connections} connections`);
             await scenario.setUp?.();
             const measured = await measure(app, key, scenario, connections);
