@@ -65,9 +65,10 @@ const pgTypes = {
 /**
  * PostgreSQL reads skip Prisma's client: through it a query costs about 0.5 ms of this
  * process's CPU before the server sees it, through pg about 0.1 ms (measured on one changelog by
- * id). Its own pool, with the same settings; writes and transactions stay with Prisma.
+ * id). Its own pool, with the same settings. transact() takes its connections from it too;
+ * every other write stays with Prisma.
  */
-function postgresReadPool(): pg.Pool {
+function postgresPool(): pg.Pool {
   if (!globalForReader.feedbackPgReadPool) {
     globalForReader.feedbackPgReadPool = new pg.Pool({
       ...postgresPoolConfig(env().DATABASE_URL),
@@ -86,13 +87,13 @@ function postgresReadPool(): pg.Pool {
  * times as Date, booleans as boolean, numbers as number, whichever engine ran it. On SQLite it
  * runs on a worker thread with its own read-only connection and kept statements
  * (lib/sqlite/read-pool.ts): the event loop never waits for SQLite, and it skips the per-query
- * cost of Prisma's client. On PostgreSQL it runs on pg's pool (postgresReadPool above).
+ * cost of Prisma's client. On PostgreSQL it runs on pg's pool (postgresPool above).
  */
 export async function read<T>(query: Prisma.Sql, type: RowType<T>): Promise<T[]> {
   const rows =
     dialect.engine === "sqlite"
       ? await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))
-      : (await postgresReadPool().query({ text: query.text, values: query.values.map(dialect.encode) })).rows;
+      : (await postgresPool().query({ text: query.text, values: query.values.map(dialect.encode) })).rows;
   return decode(rows, type);
 }
 
@@ -150,7 +151,7 @@ export async function transact<T>(work: (tx: Statements) => Promise<T>): Promise
       });
     });
   }
-  const client = await postgresReadPool().connect();
+  const client = await postgresPool().connect();
   const execute = async (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
     const statement = statementOf(query, values);
     return client.query({ text: statement.text, values: statement.values.map(dialect.encode) });
