@@ -305,9 +305,24 @@ describe("the dispatcher process", () => {
     const [delivery] = await receiver.waitFor("/nudged", 1, 10_000);
     assert.match(delivery?.body ?? "", /Sent at once/);
 
+    // A dispatcher that dies is started again, and the next change reaches the new one.
+    process.kill(dispatcher, "SIGKILL");
+    const replacement = await eventually(
+      async () => childrenOf(app.server.pid ?? 0).find((pid) => pid !== dispatcher && isDispatcher(pid)),
+      "a new dispatcher process",
+    );
+    assert.match(app.output(), /The webhook dispatcher exited unexpectedly; starting another/);
+    assert.equal(nicenessOf(replacement), 10);
+    // Once it is up, its next pass is an hour away and only a nudge sends this at once (before
+    // that, its first pass would).
+    await new Promise((r) => setTimeout(r, 3000));
+    await put(app, "c-first", { commentDescription: "Sent to the new one" });
+    const [again] = (await receiver.waitFor("/nudged", 2, 10_000)).slice(1);
+    assert.match(again?.body ?? "", /Sent to the new one/);
+
     // A kill -9 leaves no dispatcher behind: its channel to the server closes, and it ends.
     app.server.kill("SIGKILL");
-    await eventually(async () => !fs.existsSync(`/proc/${dispatcher}`), "the dispatcher to end after its server");
+    await eventually(async () => !fs.existsSync(`/proc/${replacement}`), "the dispatcher to end after its server");
   });
 });
 
