@@ -10,7 +10,7 @@ import { dispatchPass, type PassReport } from "./dispatch";
 /**
  * After a pass that sent something, the next starts this much later, so that under a steady
  * stream of changes what arrives meanwhile goes out in one claim and one record instead of a
- * pair of writes per event: on SQLite those writes take the one write lock the requests' need.
+ * pair of writes per event: on SQLite those writes take the one write lock the requests need.
  */
 const GATHER_MS = 50;
 
