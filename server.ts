@@ -251,6 +251,8 @@ function dispatcher(config: Env): Dispatcher | undefined {
       } catch (error) {
         log("warn", "Could not lower the webhook dispatcher's CPU priority", { reason: (error as Error).message });
       }
+      // Logged once its priority is set: until then the process runs at this one's.
+      log("info", "The webhook dispatcher started", { pid: started.pid });
     }
     started.on("exit", (code, signal) => {
       if (child === started) child = undefined;

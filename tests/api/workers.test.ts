@@ -5,7 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { freePort, startApp, type TestApp } from "../support/app";
+import { dispatchersStarted, freePort, logLines, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Receiver, startReceiver } from "../support/receiver";
@@ -104,16 +104,6 @@ async function eventually<T>(app: TestApp, what: string | (() => string), attemp
   throw new Error(`timed out waiting for ${described}; the server's last output:\n${app.output().slice(-4000)}`);
 }
 
-/** The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. */
-function logLines(app: TestApp, message: string): Record<string, unknown>[] {
-  return app
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((record) => record.msg === message);
-}
-
 describe("WEB_CONCURRENCY=2", () => {
   let app: TestApp;
   let workers: number[];
@@ -128,7 +118,8 @@ describe("WEB_CONCURRENCY=2", () => {
     // startApp returns once one worker answers; the primary says when both listen.
     await eventually(app, "both workers to listen", () => (/with 2 workers/.test(app.output()) ? true : undefined));
     workers = workersOf(app.server.pid ?? 0);
-    dispatcher = await eventually(app, "the webhook dispatcher", () => childrenOf(app.server.pid ?? 0).find(isDispatcher));
+    // Logged once its priority is set; a look at /proc before that could catch it at the primary's.
+    dispatcher = await eventually(app, "the webhook dispatcher", () => dispatchersStarted(app)[0]);
   });
   after(async () => {
     await app?.stop();

@@ -41,6 +41,19 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
+/** The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. */
+export function logLines(app: TestApp, message: string): Record<string, unknown>[] {
+  return app
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((record) => record.msg === message);
+}
+
+/** The webhook dispatchers the server has started, in order (it logs each once its priority is set). */
+export const dispatchersStarted = (app: TestApp) => logLines(app, "The webhook dispatcher started").map((line) => Number(line.pid));
+
 export function testEngine(): Engine {
   const engine = process.env.TEST_ENGINE ?? "sqlite";
   if (engine !== "sqlite" && engine !== "postgres") throw new Error(`TEST_ENGINE must be sqlite or postgres, not ${engine}`);
