@@ -176,6 +176,22 @@ export async function transact<T>(work: (tx: Statements) => Promise<T>): Promise
   }
 }
 
+/**
+ * Writes that need nothing back from each other, as one statement where a WITH may write
+ * (PostgreSQL: each is a member of one WITH, so a transaction holding a row's lock spends one
+ * round trip on them instead of one each), else one after another. PostgreSQL runs the
+ * members of a WITH on one snapshot: none may depend on another's rows, except as a foreign key,
+ * which is checked once the whole statement has run.
+ */
+export async function writeAll(tx: Statements, writes: Prisma.Sql[]): Promise<void> {
+  if (dialect.writesInWith && writes.length > 1) {
+    const members = writes.map((statement, i) => Prisma.sql`${Prisma.raw(`"write${i}"`)} AS (${statement})`);
+    await tx.$executeRaw`WITH ${Prisma.join(members, ", ")} SELECT 1`;
+    return;
+  }
+  for (const statement of writes) await tx.$executeRaw(statement);
+}
+
 export async function closeConnections(): Promise<void> {
   globalForReader.feedbackWriter?.close();
   globalForReader.feedbackWriter = undefined;

@@ -42,9 +42,10 @@ export interface Dialect {
    */
   readonly skipLocked: Prisma.Sql;
   /**
-   * Whether a WITH may hold INSERTs, so that several writes go as one statement: one round trip
-   * instead of several while a transaction holds a row's lock (the webhook outbox's, PostgreSQL).
-   * SQLite needs no such thing: its statements cost microseconds and no network.
+   * Whether a WITH may hold INSERTs and UPDATEs, so that several writes go as one statement
+   * (writeAll() in lib/db.ts): one round trip instead of several while a transaction holds a
+   * row's lock (PostgreSQL). SQLite needs no such thing: its statements cost microseconds and
+   * no network.
    */
   readonly writesInWith: boolean;
   /** Ends a correlated subquery that must run per row instead of being flattened into a join. */

@@ -1,7 +1,7 @@
 import "server-only";
 import os from "node:os";
 import type { Principal } from "../auth/authenticate";
-import type { Statements } from "../db";
+import { Prisma, type Statements } from "../db";
 import { sortableId } from "../ids";
 
 // The audit trail's one writer. Every change the service makes calls recordEvent with the
@@ -91,16 +91,22 @@ export function requestMetaOf(requestId: string, ip: string | null, headers: Hea
 /** A sortable event id (lib/ids.ts): newest first is id descending, on both engines. */
 export const eventId = (at: Date) => sortableId("evt", at);
 
-/** Writes one event; call it inside the change's transaction. */
-export async function recordEvent(tx: Statements, event: NewEvent, at = new Date()): Promise<string> {
+/** The INSERT that records one event, and the event's id, for a change that makes its writes together (writeAll). */
+export function auditWrite(event: NewEvent, at = new Date()): { id: string; statement: Prisma.Sql } {
   const id = eventId(at);
   const request = event.request;
-  await tx.$executeRaw`
+  const statement = Prisma.sql`
     INSERT INTO "AuditEvent" ("id", "createdAt", "actorKeyId", "actorName", "via", "action", "resourceType", "resourceId",
       "changes", "requestId", "ip", "userAgent")
     VALUES (${id}, ${at}, ${event.actor.keyId}, ${event.actor.name}, ${event.actor.via}, ${event.action},
       ${event.resourceType}, ${event.resourceId}, ${JSON.stringify(event.changes)}, ${request?.requestId ?? null},
       ${request?.ip ?? null}, ${request?.userAgent ?? null})`;
-  return id;
+  return { id, statement };
 }
 
+/** Writes one event; call it inside the change's transaction. */
+export async function recordEvent(tx: Statements, event: NewEvent, at = new Date()): Promise<string> {
+  const { id, statement } = auditWrite(event, at);
+  await tx.$executeRaw(statement);
+  return id;
+}

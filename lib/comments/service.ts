@@ -1,13 +1,14 @@
 import "server-only";
-import { type Actor, type Changes, recordEvent, type RequestMeta } from "../audit/record";
+import { type Actor, auditWrite, type Changes, type RequestMeta } from "../audit/record";
 import { ApiError } from "../api/errors";
 import { versionTag } from "../api/conditional";
-import { decode, Prisma, type Statements, transact, write } from "../db";
+import { decode, Prisma, transact, write, writeAll } from "../db";
 import { dialect } from "../dialect";
 import { COMMENT_COLUMNS, commentRow } from "./queries";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
-import { enqueueEvent } from "../webhooks/outbox";
+import type { WebhookEventType } from "../webhooks/events";
+import { eventWrites, type Subscription, subscribersOf, subscriptions } from "../webhooks/outbox";
 
 let lastStamp = 0;
 
@@ -24,108 +25,102 @@ export interface UpdateContext {
   ifMatch?: number[] | "any";
 }
 
-function versionCondition(ifMatch: UpdateContext["ifMatch"]): Prisma.Sql {
-  if (ifMatch === undefined || ifMatch === "any") return Prisma.empty;
-  if (ifMatch.length === 0) return Prisma.sql` AND 1 = 0`;
-  return Prisma.sql` AND "version" IN (${Prisma.join(ifMatch)})`;
+/** Whether If-Match allows a change to this version. */
+const matches = (ifMatch: UpdateContext["ifMatch"], version: number) =>
+  ifMatch === undefined || ifMatch === "any" || ifMatch.includes(version);
+
+/**
+ * The comment after the change: pinning a pinned comment keeps its pinnedAt, pinning an
+ * unpinned one stamps it, unpinning clears it; every change moves updatedAt and the version.
+ */
+function changed(before: CommentRow, body: UpdateCommentBody, now: Date): CommentRow {
+  const pinnedAt = body.pinComment === undefined ? before.pinnedAt : body.pinComment ? (before.pinned ? before.pinnedAt : now) : null;
+  return {
+    ...before,
+    commentDescription: body.commentDescription ?? before.commentDescription,
+    pinned: body.pinComment ?? before.pinned,
+    pinnedAt,
+    updatedAt: now,
+    version: before.version + 1,
+  };
 }
 
 /**
- * Edits and/or pins one comment, and in the same transaction records its new revision and an
- * audit event: the three commit together or not at all. The UPDATE itself checks If-Match's
- * version, so two writers holding the same version cannot both succeed. The right-hand sides
- * all see the row as it was: pinning a pinned comment keeps its pinnedAt, pinning an unpinned
- * one stamps it, unpinning clears it. Every successful update moves updatedAt and the version.
+ * Edits and/or pins one comment, and in the same transaction records its new revision, an
+ * audit event and its webhook events: they commit together or not at all. The row is read
+ * under a lock (PostgreSQL: FOR UPDATE; SQLite: its one writer), so the If-Match check, the new
+ * version computed from the old, and the write are atomic: two writers holding the same version
+ * cannot both succeed. Everything after the lock goes as one statement on PostgreSQL
+ * (writeAll), so other writers of the comment wait for two round trips, not one per write.
  */
 export async function updateComment(id: string, body: UpdateCommentBody, context: UpdateContext) {
   const now = stamp();
-  const set: Prisma.Sql[] = [];
-  if (body.commentDescription !== undefined) set.push(Prisma.sql`"commentDescription" = ${body.commentDescription}`);
-  if (body.pinComment === true) {
-    set.push(Prisma.sql`"pinnedAt" = CASE WHEN "pinned" THEN "pinnedAt" ELSE ${now} END`, Prisma.sql`"pinned" = TRUE`);
-  } else if (body.pinComment === false) {
-    set.push(Prisma.sql`"pinnedAt" = NULL`, Prisma.sql`"pinned" = FALSE`);
-  }
-  set.push(Prisma.sql`"updatedAt" = ${now}`, Prisma.sql`"version" = "version" + 1`);
-
   const { after: row, events } = await write(() =>
     transact(async (tx) => {
+      const endpoints = await subscriptions(tx);
       const [before] = decode(
         await tx.$queryRaw<unknown[]>`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}${dialect.lockRow}`,
         commentRow,
       );
       if (!before) throw new ApiError("not_found", `No comment has the id "${id}".`);
-      const [after] = decode(
-        await tx.$queryRaw<unknown[]>`
-          UPDATE "Comment" SET ${Prisma.join(set, ", ")} WHERE "id" = ${id}${versionCondition(context.ifMatch)}
-          RETURNING ${COMMENT_COLUMNS}`,
-        commentRow,
-      );
-      if (!after) {
+      if (!matches(context.ifMatch, before.version)) {
         throw new ApiError("precondition_failed", "The comment has changed since that version; nothing was changed.", {
           current: serializeComment(before),
           headers: { ETag: versionTag(before.version) },
         });
       }
-      await recordRevisions(tx, before, after, now, context.actor);
+      const after = changed(before, body, now);
       const changes: Changes = {};
       if (after.commentDescription !== before.commentDescription) {
         changes.commentDescription = { from: before.commentDescription, to: after.commentDescription };
       }
       if (after.pinned !== before.pinned) changes.pinned = { from: before.pinned, to: after.pinned };
       const action = changes.commentDescription || !changes.pinned ? "comment.updated" : after.pinned ? "comment.pinned" : "comment.unpinned";
-      await recordEvent(tx, { action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
-      const events = await enqueueCommentEvents(tx, after, changes, context.actor, now);
-      return { after, events };
+      const audit = auditWrite({ action, resourceType: "comment", resourceId: id, changes, actor: context.actor, request: context.request }, now);
+      const outbox = commentEvents(after, changes, context.actor, now, endpoints);
+      await writeAll(tx, [
+        Prisma.sql`
+          UPDATE "Comment" SET "commentDescription" = ${after.commentDescription}, "pinned" = ${after.pinned},
+            "pinnedAt" = ${after.pinnedAt}, "updatedAt" = ${after.updatedAt}, "version" = ${after.version}
+          WHERE "id" = ${id}`,
+        ...revisionWrites(before, after, now, context.actor),
+        audit.statement,
+        ...outbox.flatMap((event) => event.statements),
+      ]);
+      return { after, events: outbox.map((event) => event.id).filter((eventId): eventId is string => eventId !== null) };
     }),
   );
   return { comment: serializeComment(row), version: row.version, events };
 }
 
 /**
- * The new version, and on the comment's first change (version 1: every later version was
- * written by the change that made it) the original it replaces, as created or imported, by its
- * author, dated by its updatedAt.
+ * The new version's revision, and on the comment's first change (version 1: every later
+ * version was written by the change that made it) the original it replaces, as created or
+ * imported, by its author, dated by its updatedAt.
  */
-async function recordRevisions(tx: Statements, before: CommentRow, after: CommentRow, now: Date, actor: Actor): Promise<void> {
-  if (before.version === 1) {
-    const [author] = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "User" WHERE "id" = ${before.postedById}`;
-    await insertRevision(tx, before, before.updatedAt, { keyId: null, name: author?.name ?? "", via: "author" });
-  }
-  await insertRevision(tx, after, now, actor);
-}
-
-function insertRevision(tx: Statements, row: CommentRow, at: Date, actor: { keyId: string | null; name: string; via: string }) {
-  return tx.$executeRaw`
+function revisionWrites(before: CommentRow, after: CommentRow, now: Date, actor: Actor): Prisma.Sql[] {
+  const revision = (row: CommentRow, at: Date, keyId: string | null, name: Prisma.Sql, via: string) => Prisma.sql`
     INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
-    VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${actor.keyId}, ${actor.name}, ${actor.via})`;
+    VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${keyId}, ${name}, ${via})`;
+  const author = Prisma.sql`COALESCE((SELECT "name" FROM "User" WHERE "id" = ${before.postedById}), '')`;
+  return [
+    ...(before.version === 1 ? [revision(before, before.updatedAt, null, author, "author")] : []),
+    revision(after, now, actor.keyId, Prisma.sql`${actor.name}`, actor.via),
+  ];
 }
 
 /**
- * One webhook event per kind of change, in the change's transaction: comment.updated when the
- * text changed, comment.pinned or comment.unpinned when the pin did; a save that changed
- * neither sends none. Returns the ids of the events some endpoint wants.
+ * One webhook event per kind of change, for the endpoints that want it: comment.updated when
+ * the text changed, comment.pinned or comment.unpinned when the pin did; a save that changed
+ * neither sends none.
  */
-async function enqueueCommentEvents(tx: Statements, after: CommentRow, changes: Changes, actor: Actor, now: Date): Promise<string[]> {
+function commentEvents(after: CommentRow, changes: Changes, actor: Actor, now: Date, endpoints: Subscription[]) {
   const comment = serializeComment(after);
   const { keyId, name, via } = actor;
-  const events: (string | null)[] = [];
-  if (changes.commentDescription) {
-    events.push(await enqueueEvent(
-      tx,
-      { type: "comment.updated", data: { comment, changes: { commentDescription: changes.commentDescription }, actor: { keyId, name, via } } },
-      now,
-    ));
-  }
-  if (changes.pinned) {
-    events.push(await enqueueEvent(
-      tx,
-      {
-        type: after.pinned ? "comment.pinned" : "comment.unpinned",
-        data: { comment, changes: { pinned: changes.pinned }, actor: { keyId, name, via } },
-      },
-      now,
-    ));
-  }
-  return events.filter((id): id is string => id !== null);
+  const event = (type: WebhookEventType, change: Changes) =>
+    eventWrites({ type, data: { comment, changes: change, actor: { keyId, name, via } } }, now, subscribersOf(endpoints, type));
+  return [
+    ...(changes.commentDescription ? [event("comment.updated", { commentDescription: changes.commentDescription })] : []),
+    ...(changes.pinned ? [event(after.pinned ? "comment.pinned" : "comment.unpinned", { pinned: changes.pinned })] : []),
+  ];
 }
