@@ -5,6 +5,7 @@
 // channel closing means the server is gone, so this process ends too.
 import { parseArgs } from "node:util";
 import { env } from "../lib/env";
+import { log } from "../lib/log";
 import { type DeliveryReport, dispatchPass, type PassReport } from "../lib/webhooks/dispatch";
 import { deliveryLoop } from "../lib/webhooks/loop";
 import { NUDGE_MESSAGE } from "../lib/webhooks/nudge";
@@ -35,7 +36,17 @@ export async function deliverCommand(args: string[], out: (line: string) => void
     return;
   }
   const pollMs = env().WEBHOOK_POLL_MS;
-  const loop = deliveryLoop({ pollMs, keepAlive: true, onReport: print });
+  let passes = 0;
+  const loop = deliveryLoop({
+    pollMs,
+    keepAlive: true,
+    onReport: (report) => {
+      print(report);
+      // The server's dispatcher says when it has caught up with what was due at its start: from
+      // then on, a change reaches it by a nudge.
+      if (passes++ === 0 && process.send) log("info", "The webhook dispatcher is waiting for changes", { pid: process.pid, pollMs });
+    },
+  });
   process.once("SIGINT", loop.stop);
   process.once("SIGTERM", loop.stop);
   if (process.send) {

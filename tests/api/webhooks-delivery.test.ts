@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { scriptArgs } from "../../lib/server-command";
-import { dispatchersStarted, runCli, startApp, type TestApp } from "../support/app";
+import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Received, type Receiver, startReceiver } from "../support/receiver";
@@ -302,6 +302,7 @@ describe("the dispatcher process", () => {
     assert.equal(nicenessOf(dispatcher), 10);
 
     // The endpoint comes after the dispatcher's first pass, which was its last for an hour.
+    await eventually(async () => dispatchersWaiting(app).includes(dispatcher), "the dispatcher's first pass");
     await admin(app, "create", `${receiver.url}/nudged`, "comment.updated");
     await put(app, "c-first", { commentDescription: "Sent at once" });
     const [delivery] = await receiver.waitFor("/nudged", 1, 10_000);
@@ -313,9 +314,8 @@ describe("the dispatcher process", () => {
     assert.match(app.output(), /The webhook dispatcher exited unexpectedly; starting another/);
     assert.deepEqual(childrenOf(app.server.pid ?? 0).filter(isDispatcher), [replacement]);
     assert.equal(nicenessOf(replacement), 10);
-    // Once it is up, its next pass is an hour away and only a nudge sends this at once (before
-    // that, its first pass would).
-    await new Promise((r) => setTimeout(r, 3000));
+    // Once it has made its first pass, its next is an hour away and only a nudge sends this at once.
+    await eventually(async () => dispatchersWaiting(app).includes(replacement), "the new dispatcher's first pass");
     await put(app, "c-first", { commentDescription: "Sent to the new one" });
     const [again] = (await receiver.waitFor("/nudged", 2, 10_000)).slice(1);
     assert.match(again?.body ?? "", /Sent to the new one/);
@@ -424,6 +424,9 @@ describe("two server processes dispatching at once", () => {
   before(async () => {
     first = await startApp({ dataset, env: { ...LOCAL, ...FAST } });
     second = await startApp({ sameDatabaseAs: first, env: { ...LOCAL, ...FAST } });
+    // Each server's dispatcher starts beside it and takes a second or more to load: until both
+    // wait for changes, one may send everything.
+    await eventually(async () => dispatchersWaiting(first).length && dispatchersWaiting(second).length, "both dispatchers to be ready");
   });
   after(async () => {
     await second?.stop();

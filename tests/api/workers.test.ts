@@ -5,7 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { dispatchersStarted, freePort, logLines, startApp, type TestApp } from "../support/app";
+import { dispatchersStarted, dispatchersWaiting, freePort, logLines, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Receiver, startReceiver } from "../support/receiver";
@@ -143,6 +143,7 @@ describe("WEB_CONCURRENCY=2", () => {
     assert.ok(workers.every((pid) => nicenessOf(pid) === nicenessOf(app.server.pid ?? 0)), "the workers keep the primary's priority");
 
     // The endpoint comes after the dispatcher's first pass, which was its last for an hour.
+    await eventually(app, "the dispatcher's first pass", () => (dispatchersWaiting(app).includes(dispatcher) ? true : undefined));
     await promisify(execFile)(process.execPath, [...scriptArgs("tests/support/webhook-admin.ts"), "create", `${receiver.url}/workers`, "comment.updated"], {
       cwd: path.resolve(import.meta.dirname, "..", ".."),
       env: { ...process.env, DATABASE_URL: app.databaseUrl, WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true" },

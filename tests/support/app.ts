@@ -54,6 +54,10 @@ export function logLines(app: TestApp, message: string): Record<string, unknown>
 /** The webhook dispatchers the server has started, in order (it logs each once its priority is set). */
 export const dispatchersStarted = (app: TestApp) => logLines(app, "The webhook dispatcher started").map((line) => Number(line.pid));
 
+/** The webhook dispatchers that have made their first pass: from then on, a nudge reaches them. */
+export const dispatchersWaiting = (app: TestApp) =>
+  logLines(app, "The webhook dispatcher is waiting for changes").map((line) => Number(line.pid));
+
 export function testEngine(): Engine {
   const engine = process.env.TEST_ENGINE ?? "sqlite";
   if (engine !== "sqlite" && engine !== "postgres") throw new Error(`TEST_ENGINE must be sqlite or postgres, not ${engine}`);
