@@ -145,7 +145,7 @@ describe("delivery by the server's dispatcher", () => {
     await admin(app, "disable", endpoint.id);
   });
 
-  it("sends one event to each of ten subscribed endpoints (more than PostgreSQL's one-statement outbox makes ids for), with one webhook-id", async () => {
+  it("sends one event to each of ten subscribed endpoints, written in the PUT's one statement on PostgreSQL, with one webhook-id", async () => {
     const now = stored(app, new Date());
     const ids = Array.from({ length: 10 }, (_, i) => `whk_many_${String(i).padStart(2, "0")}`);
     for (const id of ids) {
