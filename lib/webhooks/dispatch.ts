@@ -331,9 +331,12 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
         break;
       }
       claiming ??= (async () => {
-        const claimed = await claim(Math.min(CLAIM_BATCH, limit - taken), options.messageIds);
+        const asked = Math.min(CLAIM_BATCH, limit - taken);
+        const claimed = await claim(asked, options.messageIds);
         taken += claimed.length;
-        if (!claimed.length) exhausted = true;
+        // Fewer than asked: nothing more was due. What comes due meanwhile comes with a nudge,
+        // or waits for the next poll, instead of costing every pass a claim that finds nothing.
+        if (claimed.length < asked) exhausted = true;
         const found = claimed.length ? await targets(claimed.map((c) => c.id)) : new Map();
         for (const delivery of claimed) queue.push([delivery, found.get(delivery.id)]);
       })().finally(() => {
