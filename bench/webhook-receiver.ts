@@ -1,10 +1,11 @@
-// For the PUT-with-a-webhook scenario: a receiver in the bench process that answers 200 to
-// every delivery, and an endpoint subscribed to comment.updated written straight into the
-// bench database (the bench runs without the server condition, so not through lib/), removed
-// again after the scenario with its deliveries.
+// For the PUT-with-a-webhook scenario: a receiver that answers 200 to every delivery, and an
+// endpoint subscribed to comment.updated written straight into the bench database (the bench
+// runs without the server condition, so not through lib/), removed again after the scenario
+// with its deliveries. The receiver runs in a thread of its own, as the health probe does: on
+// the load generator's thread, reading hundreds of deliveries a second delayed the clock it
+// times the PUTs with, and added that delay to their latency.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { Worker } from "node:worker_threads";
 import { sql as statement } from "../tests/support/sql";
 
 export interface BenchReceiver {
@@ -14,22 +15,40 @@ export interface BenchReceiver {
   close(): Promise<void>;
 }
 
-export async function startBenchReceiver(): Promise<BenchReceiver> {
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      received++;
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-    });
+const RECEIVER = `
+const http = require("node:http");
+const { parentPort, workerData } = require("node:worker_threads");
+const received = new Int32Array(workerData.counter);
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    Atomics.add(received, 0, 1);
+    res.writeHead(200, { "content-type": "text/plain" }).end("ok");
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+});
+server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));
+parentPort.on("message", () => {
+  server.closeAllConnections();
+  server.close(() => parentPort.postMessage("closed"));
+});
+`;
+
+export async function startBenchReceiver(): Promise<BenchReceiver> {
+  const counter = new SharedArrayBuffer(4);
+  const received = new Int32Array(counter);
+  const worker = new Worker(RECEIVER, { eval: true, workerData: { counter } });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received: () => received,
+    url: `http://127.0.0.1:${port}/hook`,
+    received: () => Atomics.load(received, 0),
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      const closed = new Promise((resolve) => worker.once("message", resolve));
+      worker.postMessage("close");
+      await closed;
+      await worker.terminate();
     },
   };
 }
