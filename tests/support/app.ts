@@ -41,12 +41,15 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. */
+/**
+ * The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. A line still
+ * arriving (the output read mid-line) is left for the next look.
+ */
 export function logLines(app: TestApp, message: string): Record<string, unknown>[] {
   return app
     .output()
     .split("\n")
-    .filter((line) => line.startsWith("{"))
+    .filter((line) => line.startsWith("{") && line.endsWith("}"))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((record) => record.msg === message);
 }
