@@ -34,7 +34,9 @@ const matches = (ifMatch: UpdateContext["ifMatch"], version: number) =>
  * unpinned one stamps it, unpinning clears it; every change moves updatedAt and the version.
  */
 function changed(before: CommentRow, body: UpdateCommentBody, now: Date): CommentRow {
-  const pinnedAt = body.pinComment === undefined ? before.pinnedAt : body.pinComment ? (before.pinned ? before.pinnedAt : now) : null;
+  let pinnedAt = before.pinnedAt;
+  if (body.pinComment === true && !before.pinned) pinnedAt = now;
+  if (body.pinComment === false) pinnedAt = null;
   return {
     ...before,
     commentDescription: body.commentDescription ?? before.commentDescription,
