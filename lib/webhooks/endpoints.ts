@@ -5,7 +5,7 @@ import { db, type Tx, write } from "../db";
 import { env } from "../env";
 import { sortableId } from "../ids";
 import { type AddressPolicy, assertPublicHost, parseWebhookUrl, WebhookAddressError } from "./address";
-import { TEST_EVENT_TYPE, type WebhookEventType } from "./events";
+import { storedEventTypes, TEST_EVENT_TYPE } from "./events";
 import { enqueueEvent } from "./outbox";
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from "./schemas";
 import { generateSecret } from "./secret";
@@ -58,7 +58,7 @@ function serialize(row: EndpointRow): WebhookRecord {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events.split(",").filter(Boolean) as WebhookEventType[],
+    events: storedEventTypes(row.events),
     enabled: row.enabled,
     disabledReason: (row.disabledReason as WebhookRecord["disabledReason"]) ?? null,
     failingSince: row.failingSince?.toISOString() ?? null,

@@ -4,6 +4,9 @@
 export const WEBHOOK_EVENT_TYPES = ["comment.updated", "comment.pinned", "comment.unpinned"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** The event types an endpoint's `events` column holds (comma-separated, as stored). */
+export const storedEventTypes = (column: string) => column.split(",").filter(Boolean) as WebhookEventType[];
+
 /** Sent by `feedback webhooks test` and the test button, to one endpoint whatever it subscribes to. */
 export const TEST_EVENT_TYPE = "webhook.test";
 

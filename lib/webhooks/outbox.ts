@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma, type Statements, writeAll } from "../db";
 import { sortableId } from "../ids";
-import type { WebhookEventType } from "./events";
+import { storedEventTypes, type WebhookEventType } from "./events";
 
 // The outbox: an event and its deliveries are written in the transaction of the change that
 // caused it, so they commit together, and a process killed after the commit still delivers
@@ -20,7 +20,7 @@ export function eventBody(event: WebhookEvent, at: Date): string {
 /** An enabled endpoint and the event types it wants. */
 export interface Subscription {
   id: string;
-  events: string[];
+  events: WebhookEventType[];
 }
 
 /**
@@ -31,11 +31,11 @@ export interface Subscription {
 export async function subscriptions(tx: Statements): Promise<Subscription[]> {
   const rows = await tx.$queryRaw<{ id: string; events: string }[]>`
     SELECT "id", "events" FROM "WebhookEndpoint" WHERE "enabled" = TRUE ORDER BY "id"`;
-  return rows.map((row) => ({ id: row.id, events: row.events.split(",") }));
+  return rows.map((row) => ({ id: row.id, events: storedEventTypes(row.events) }));
 }
 
 /** The ids of the endpoints that want an event of this type. */
-export const subscribersOf = (endpoints: Subscription[], type: WebhookEvent["type"]) =>
+export const subscribersOf = (endpoints: Subscription[], type: WebhookEventType) =>
   endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.id);
 
 /**
@@ -48,12 +48,11 @@ export function eventWrites(event: WebhookEvent, at: Date, endpointIds: string[]
   const id = sortableId("msg", at);
   const message = Prisma.sql`
     INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at})`;
-  const deliveries = endpointIds.map(
-    (endpointId) => Prisma.sql`
-      INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-      VALUES (${sortableId("dlv", at)}, ${endpointId}, ${id}, 'pending', 0, ${at}, ${at}, ${at})`,
-  );
-  return { id, statements: [message, ...deliveries] };
+  const deliveries = endpointIds.map((endpointId) => Prisma.sql`(${sortableId("dlv", at)}, ${endpointId}, ${id}, 'pending', 0, ${at}, ${at}, ${at})`);
+  const delivery = Prisma.sql`
+    INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+    VALUES ${Prisma.join(deliveries)}`;
+  return { id, statements: [message, delivery] };
 }
 
 /** Writes an event due now for these endpoints; returns its id, or null (and writes nothing) for none. */
