@@ -122,8 +122,11 @@ const statementOf = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]
 function sqliteWriter(): SqliteWriter {
   if (!globalForReader.feedbackWriter) {
     const config = env();
-    // As the client's connection: the server never sleeps on a lock (see write()).
-    globalForReader.feedbackWriter = new SqliteWriter(sqlitePath(config.DATABASE_URL), inNextServer() ? 0 : config.DATABASE_LOCK_TIMEOUT_MS);
+    // The server never sleeps on a lock (see write()); the command line may.
+    globalForReader.feedbackWriter = new SqliteWriter(sqlitePath(config.DATABASE_URL), {
+      timeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+      blocking: !inNextServer(),
+    });
   }
   return globalForReader.feedbackWriter;
 }
