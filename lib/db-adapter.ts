@@ -40,6 +40,19 @@ export function postgresPoolConfig(url: string) {
   };
 }
 
+/**
+ * Whether statements may stay prepared on the connections of `url`. Not behind a pooler in
+ * transaction mode that cannot keep them (PgBouncer before 1.21, or without
+ * max_prepared_statements; Supavisor): such a URL says `pgbouncer=true`, as for Prisma.
+ */
+export function keepsPreparedStatements(url: string): boolean {
+  try {
+    return new URL(url).searchParams.get("pgbouncer") !== "true";
+  } catch {
+    return true;
+  }
+}
+
 export function createMigrationAdapter() {
   return createAdapter();
 }

@@ -106,6 +106,6 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
 const versionRow = rowType<{ dataVersion: number }>({ dataVersion: "int" });
 
 async function currentVersion(table: Table): Promise<number> {
-  const rows = await read(Prisma.sql`SELECT ${dataVersionColumn(table)}`, versionRow);
+  const rows = await read(Prisma.sql`SELECT ${dataVersionColumn(table)}`, versionRow, { lookup: true });
   return rows[0]?.dataVersion ?? -1;
 }

@@ -54,7 +54,7 @@ export function dataVersionColumn(table: Table): Prisma.Sql {
 }
 
 async function versionOf(table: Table): Promise<number> {
-  const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow);
+  const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow, { lookup: true });
   return rows[0]?.version ?? -1;
 }
 

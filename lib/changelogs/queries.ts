@@ -92,7 +92,7 @@ export async function listChangelogs(query: ListChangelogsQuery) {
 }
 
 export async function getChangelog(id: string) {
-  const rows = await read(Prisma.sql`SELECT ${COLUMNS} FROM "Changelog" t WHERE t."id" = ${id}`, changelogRow);
+  const rows = await read(Prisma.sql`SELECT ${COLUMNS} FROM "Changelog" t WHERE t."id" = ${id}`, changelogRow, { lookup: true });
   const row = rows[0];
   if (!row) return null;
   const labels = await labelsOf([row.id]);

@@ -176,6 +176,6 @@ const keyOf = (sortBy: SortBy, row: PostRow): SortKey =>
   sortBy === "top" ? [row.upvotes, row.createdAt, row.id] : [row.createdAt, row.id];
 
 export async function getPost(id: string) {
-  const rows = await read(Prisma.sql`${SELECT_POST} FROM "Post" p ${JOINS} WHERE p."id" = ${id}`, postRow);
+  const rows = await read(Prisma.sql`${SELECT_POST} FROM "Post" p ${JOINS} WHERE p."id" = ${id}`, postRow, { lookup: true });
   return rows[0] ? serializePost(rows[0]) : null;
 }

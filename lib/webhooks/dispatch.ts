@@ -123,6 +123,7 @@ async function targets(ids: string[]): Promise<Map<string, Target>> {
       JOIN "WebhookMessage" m ON m."id" = d."messageId"
       WHERE d."id" IN (${Prisma.join(ids)})`,
     targetRow,
+    { lookup: true },
   );
   const now = new Date();
   return new Map(

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { scriptArgs } from "../../lib/server-command";
+import { createDatabase, type ThrowawayDatabase, testEngine } from "../support/app";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+interface Probe {
+  keys: number;
+  count: number;
+  names: { name: string; statement: string }[];
+}
+
+async function probe(databaseUrl: string): Promise<Probe> {
+  const { stdout } = await promisify(execFile)(process.execPath, scriptArgs("tests/support/prepared-probe.ts"), {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Probe;
+}
+
+describe("statements kept prepared (PostgreSQL)", () => {
+  let database: ThrowawayDatabase;
+  before(async () => {
+    database = await createDatabase();
+  });
+  after(async () => {
+    await database?.drop();
+  });
+
+  it("a transaction's statements and a lookup answer alike on either engine; on PostgreSQL they stay prepared, unless the URL says pgbouncer=true", async () => {
+    const direct = await probe(database.url);
+    assert.equal(direct.keys, 0);
+    assert.equal(direct.count, 0);
+    if (testEngine() === "sqlite") {
+      // SQLite's writer and read workers keep their statements themselves; nothing to ask.
+      assert.deepEqual(direct.names, []);
+      return;
+    }
+    const statements = direct.names.map((n) => n.statement);
+    assert.ok(
+      statements.some((s) => s.includes("pg_prepared_statements")),
+      `the transaction's own statement is prepared: ${JSON.stringify(direct.names)}`,
+    );
+    assert.ok(direct.names.every((n) => n.name.startsWith("feedback_")), JSON.stringify(direct.names));
+
+    const pooled = await probe(`${database.url}${database.url.includes("?") ? "&" : "?"}pgbouncer=true`);
+    assert.equal(pooled.count, 0);
+    assert.deepEqual(pooled.names, [], "behind a pooler that cannot keep them, nothing stays prepared");
+  });
+});
