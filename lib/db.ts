@@ -174,6 +174,18 @@ function sqliteWriter(): SqliteWriter {
   return globalForReader.feedbackWriter;
 }
 
+export interface TransactOptions {
+  /**
+   * false: the commit need not wait for the disk (PostgreSQL's synchronous_commit off), for a
+   * transaction whose loss in a crash of the database server costs no more than doing its work
+   * again: the webhook dispatcher's leases and records, where the loss means a resend, which
+   * at-least-once delivery allows. A crash of this process loses nothing either way. On SQLite
+   * it changes nothing: in WAL mode better-sqlite3 commits without waiting for the disk
+   * (synchronous NORMAL) in any case.
+   */
+  durable?: boolean;
+}
+
 /**
  * A transaction on the driver, past Prisma's client, for the hottest write (the comment PUT):
  * on SQLite the process's own writing connection (lib/sqlite/writer.ts), on PostgreSQL a
@@ -181,7 +193,7 @@ function sqliteWriter(): SqliteWriter {
  * statement costs about 0.2 ms of CPU; here a few microseconds on SQLite and about 0.05 ms on
  * PostgreSQL. Wrap it in write() as any other write.
  */
-export async function transact<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
+export async function transact<T>(work: (tx: Statements) => Promise<T>, options: TransactOptions = {}): Promise<T> {
   if (dialect.engine === "sqlite") {
     return sqliteWriter().transaction((run) => {
       const execute = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) => {
@@ -203,7 +215,8 @@ export async function transact<T>(work: (tx: Statements) => Promise<T>): Promise
     return client.query({ name: preparedName(statement.text), text: statement.text, values: statement.values.map(dialect.encode) });
   };
   try {
-    await client.query("BEGIN");
+    // One round trip either way: a query without parameters may hold two statements.
+    await client.query(options.durable === false ? "BEGIN; SET LOCAL synchronous_commit TO OFF" : "BEGIN");
     const value = await work({
       $queryRaw: async <R>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => (await execute(query, values)).rows as R,
       $executeRaw: async (query, ...values) => (await execute(query, values)).rowCount ?? 0,

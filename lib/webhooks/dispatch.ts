@@ -66,6 +66,13 @@ interface Claimed {
 }
 
 /**
+ * The dispatcher's own writes (a lease, a record of attempts) need not wait for the disk: if a
+ * crash of the database server loses one, the delivery is sent again, which at-least-once
+ * delivery allows and its webhook-id lets a receiver recognise.
+ */
+const LEASE_OR_RECORD = { durable: false } as const;
+
+/**
  * How long a claim holds: longer than the last of a claim's deliveries can wait for a sender
  * and take itself, with room for recording it.
  */
@@ -92,7 +99,7 @@ async function claim(limit: number, messageIds: string[] | undefined): Promise<C
               OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
         ORDER BY d."nextAttemptAt", d."id"
         LIMIT ${limit}${dialect.skipLocked})
-      RETURNING "id", "endpointId", "messageId", "attempts"`),
+      RETURNING "id", "endpointId", "messageId", "attempts"`, LEASE_OR_RECORD),
   );
 }
 
@@ -251,7 +258,7 @@ async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
           VALUES ${Prisma.join(rows)}`;
       }
       return recorded;
-    }),
+    }, LEASE_OR_RECORD),
   );
 }
 

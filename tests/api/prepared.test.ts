@@ -12,6 +12,8 @@ interface Probe {
   keys: number;
   count: number;
   names: { name: string; statement: string }[];
+  durableCommit: string | null;
+  relaxedCommit: string | null;
 }
 
 async function probe(databaseUrl: string): Promise<Probe> {
@@ -22,7 +24,7 @@ async function probe(databaseUrl: string): Promise<Probe> {
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Probe;
 }
 
-describe("statements kept prepared (PostgreSQL)", () => {
+describe("statements kept prepared, and commits that need not wait for the disk (PostgreSQL)", () => {
   let database: ThrowawayDatabase;
   before(async () => {
     database = await createDatabase();
@@ -38,6 +40,7 @@ describe("statements kept prepared (PostgreSQL)", () => {
     if (testEngine() === "sqlite") {
       // SQLite's writer and read workers keep their statements themselves; nothing to ask.
       assert.deepEqual(direct.names, []);
+      assert.equal(direct.relaxedCommit, null);
       return;
     }
     const statements = direct.names.map((n) => n.statement);
@@ -46,6 +49,9 @@ describe("statements kept prepared (PostgreSQL)", () => {
       `the transaction's own statement is prepared: ${JSON.stringify(direct.names)}`,
     );
     assert.ok(direct.names.every((n) => n.name.startsWith("feedback_")), JSON.stringify(direct.names));
+
+    assert.equal(direct.durableCommit, "on", "a transaction waits for the disk at commit");
+    assert.equal(direct.relaxedCommit, "off", "one that may be redone does not (the dispatcher's leases and records)");
 
     const pooled = await probe(`${database.url}${database.url.includes("?") ? "&" : "?"}pgbouncer=true`);
     assert.equal(pooled.count, 0);

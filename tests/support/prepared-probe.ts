@@ -1,6 +1,6 @@
 // Run as a script by tests/api/prepared.test.ts, with DATABASE_URL set: a key lookup and a
-// transaction through lib/db.ts, then what the transaction's connection keeps prepared (on
-// PostgreSQL). Prints one line of JSON.
+// transaction through lib/db.ts, then what the transaction's connection keeps prepared and how
+// transactions commit (on PostgreSQL). Prints one line of JSON.
 import { Prisma, read, transact } from "../../lib/db";
 import { rowType } from "../../lib/rows";
 import { dialect } from "../../lib/dialect";
@@ -17,7 +17,12 @@ async function main() {
         : [];
     return { count: Number(row?.n), names };
   });
-  console.log(JSON.stringify({ keys: keys.length, ...prepared }));
+  // What a transaction that need not wait for the disk commits with, and what others do.
+  const commit = async (durable: boolean) =>
+    dialect.engine === "postgres"
+      ? await transact(async (tx) => (await tx.$queryRaw<{ synchronous_commit: string }[]>`SHOW synchronous_commit`)[0]?.synchronous_commit, { durable })
+      : null;
+  console.log(JSON.stringify({ keys: keys.length, ...prepared, durableCommit: await commit(true), relaxedCommit: await commit(false) }));
 }
 
 main().then(
