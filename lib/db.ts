@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { createAdapter, keepsPreparedStatements, postgresPoolConfig } from "./db-adapter";
 import { isLockBusy } from "./db-errors";
@@ -96,15 +97,19 @@ let preparing: boolean | undefined;
  * and plans it once per connection instead of on every execution (after five executions it
  * keeps a generic plan when that plan is no worse). Planning had cost each comment PUT about
  * 0.2 ms of the database's CPU, a quarter of its share. A name, once given, always means the
- * same text (pg refuses a name reused for another). Past the limit, and behind a pooler that
- * cannot keep prepared statements, statements go unnamed.
+ * same text, in every copy of this module (pg refuses a name reused for another on a
+ * connection). Past the limit, and behind a pooler that cannot keep prepared statements,
+ * statements go unnamed.
  */
 function preparedName(text: string): string | undefined {
   preparing ??= keepsPreparedStatements(env().DATABASE_URL);
   if (!preparing) return undefined;
   let name = preparedNames.get(text);
   if (!name && preparedNames.size < PREPARED_LIMIT) {
-    name = `feedback_${preparedNames.size}`;
+    // Named by the text itself: Next.js may load this module more than once (a route's bundle,
+    // a page's), and every copy shares the one pool, so a counter per copy would give two
+    // texts one name.
+    name = `feedback_${createHash("sha256").update(text).digest("base64url").slice(0, 32)}`;
     preparedNames.set(text, name);
   }
   return name;
