@@ -84,9 +84,9 @@ function postgresPool(): pg.Pool {
 }
 
 /**
- * Statement texts that PostgreSQL keeps prepared, at most, per process: transact()'s, which
- * differ only in the length of their lists, and lookups (read()'s option), so a few dozen
- * texts cover them.
+ * Statement texts that PostgreSQL keeps prepared, at most, per copy of this module (see
+ * preparedName): transact()'s, which differ only in the length of their lists, and lookups
+ * (read()'s option), so a few dozen texts cover them.
  */
 const PREPARED_LIMIT = 200;
 const preparedNames = new Map<string, string>();

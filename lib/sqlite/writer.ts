@@ -1,5 +1,6 @@
 import "server-only";
 import Database, { type Statement } from "better-sqlite3";
+import { isLockBusy } from "../db-errors";
 
 // Transactions on a connection of our own, past Prisma's client. Through the client each
 // statement costs about 0.2 ms of this process's CPU (a comment PUT's transaction of seven,
@@ -64,7 +65,7 @@ export class SqliteWriter {
         return void begin.run();
       } catch (error) {
         const left = deadline - Date.now();
-        if ((error as { code?: string }).code !== "SQLITE_BUSY" || left <= 0) throw error;
+        if (!isLockBusy(error) || left <= 0) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
       }
     }
