@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, test } from "node:test";
 import type { Measure, Scenario } from "./measure";
-import { type Row, webhookVerdict } from "./report";
+import { fileCacheReclaim, type Row, webhookVerdict } from "./report";
 
 // The benchmark's verdict on the webhook's cost to a PUT, from the two PUT rows.
 
@@ -25,5 +28,47 @@ describe("webhookVerdict", () => {
 
   test("says so when a PUT scenario did not run", () => {
     assert.equal(webhookVerdict([row("put-comment", 600, 50)]), "not measured (both PUT scenarios must run)");
+  });
+});
+
+// The machine line names a kernel that drops cold cached pages, read from DAMON's sysfs tree.
+
+describe("fileCacheReclaim", () => {
+  /** A DAMON admin tree with one kdamond, one context and the given scheme. */
+  const tree = (state: string, action: string, minAge: string, aggregateUs: string) => {
+    const admin = fs.mkdtempSync(path.join(os.tmpdir(), "damon-"));
+    const put = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(admin, file)), { recursive: true });
+      fs.writeFileSync(path.join(admin, file), `${text}\n`);
+    };
+    put("kdamonds/nr_kdamonds", "1");
+    put("kdamonds/0/state", state);
+    put("kdamonds/0/contexts/nr_contexts", "1");
+    put("kdamonds/0/contexts/0/monitoring_attrs/intervals/aggr_us", aggregateUs);
+    put("kdamonds/0/contexts/0/schemes/nr_schemes", "1");
+    put("kdamonds/0/contexts/0/schemes/0/action", action);
+    put("kdamonds/0/contexts/0/schemes/0/access_pattern/age/min", minAge);
+    return admin;
+  };
+
+  test("a running pageout scheme: after its minimum age in aggregation intervals", () => {
+    const admin = tree("on", "pageout", "6", "5000000");
+    try {
+      assert.match(fileCacheReclaim(admin) ?? "", /^the kernel pages out memory not used for 30 s \(DAMON\)/);
+    } finally {
+      fs.rmSync(admin, { recursive: true, force: true });
+    }
+  });
+
+  test("nothing when DAMON is absent, stopped, or only watching", () => {
+    const stopped = tree("off", "pageout", "6", "5000000");
+    const watching = tree("on", "stat", "6", "5000000");
+    try {
+      assert.equal(fileCacheReclaim(path.join(os.tmpdir(), "no-damon-here")), null);
+      assert.equal(fileCacheReclaim(stopped), null);
+      assert.equal(fileCacheReclaim(watching), null);
+    } finally {
+      for (const admin of [stopped, watching]) fs.rmSync(admin, { recursive: true, force: true });
+    }
   });
 });
