@@ -109,8 +109,9 @@ describe("post search on SQLite", () => {
   });
 
   it("walks twice what the matches' share predicts, and asks the index when that is long", () => {
-    assert.equal(walkLength(21, 10_001, 1_000_000), 1050, "a common word (a bounded count): 50 rows a row shown");
-    assert.equal(walkLength(101, 10_001, 1_000_000), 5000, "at most 5,000");
+    assert.equal(walkLength(21, 10_001, 1_000_000), 4200, "a common word (a bounded count): twice what its least share predicts");
+    assert.equal(walkLength(21, 10_001, 20_000), 84, "a bounded count in a small table: a short walk");
+    assert.equal(walkLength(101, 10_001, 1_000_000), 20198, "a bounded count walks up to 50,000 rows");
     assert.equal(walkLength(1001, 10_001, 1_000_000), null, "a common word's deep page goes to the index");
     assert.equal(walkLength(21, 5_000, 1_000_000), 8400, "two words together: twice their share predicts");
     assert.equal(walkLength(21, 1_000, 1_000_000), null, "a rare word goes to the index");

@@ -11,7 +11,10 @@ import type { PostFilter } from "./queries";
 // search's count is taken first (queries.ts), so its share of the table says how long a walk
 // should hold the page twice over. If that walk is short enough, walk it: if it holds the whole
 // page, that page is exact (every match before it lies in the walked prefix). Otherwise, or if
-// an unlucky stretch left the page short, the caller's plain page query asks the index.
+// an unlucky stretch left the page short, the caller's plain page query asks the index. A walk
+// stops as soon as the page is full (SQLite runs the walked prefix as a co-routine under the
+// page's LIMIT), so its length is a bound on the work, paid in full only when the page is not
+// there.
 
 /** A term with at most this many matches is found alone; the others are tested on its rows. */
 const RARE_TERM = 2000;
@@ -37,9 +40,11 @@ export async function rareTerm(d: Dialect, table: SearchTable, terms: string[]):
 
 /** The longest walk for a search with an exact count: about as costly as sorting its matches. */
 const WALK_MAX = 20_000;
-/** A search whose count was bounded matches one row in a hundred or more: walk 50 a row shown. */
-const COMMON_WALK_FACTOR = 50;
-const COMMON_WALK_MAX = 5_000;
+/**
+ * The longest walk for a search whose count was bounded: asking the index instead would read
+ * more than SEARCH_TOTAL_LIMIT matches, so a longer walk is still the cheaper gamble.
+ */
+const COMMON_WALK_MAX = 50_000;
 
 export interface Walk {
   filter: PostFilter;
@@ -51,18 +56,18 @@ export interface Walk {
 
 /**
  * How many rows of the order to walk for a page ending at row `needed`, when `matches` of at
- * most `rows` rows match, or null when the index should be asked instead. An exact count gives
- * the share: walk twice what it predicts, up to WALK_MAX. A bounded count (past
- * SEARCH_TOTAL_LIMIT) only says the term is common: walk a fixed multiple of the page.
+ * most `rows` rows match, or null when the index should be asked instead: twice what the
+ * matches' share predicts. An exact count gives the share, and the walk goes up to WALK_MAX. A
+ * bounded count (past SEARCH_TOTAL_LIMIT) gives its least, SEARCH_TOTAL_LIMIT + 1 rows of
+ * `rows`, and the walk goes up to COMMON_WALK_MAX. (A fixed 50 rows a row shown, as before,
+ * assumed one match in 25 and came up short for a pair of words matching one post in 80.)
  */
 export function walkLength(needed: number, matches: number | undefined, rows: number): number | null {
   if (!matches) return null;
-  if (matches > SEARCH_TOTAL_LIMIT) {
-    const length = needed * COMMON_WALK_FACTOR;
-    return length <= COMMON_WALK_MAX * 10 ? Math.min(length, COMMON_WALK_MAX) : null;
-  }
-  const length = Math.max(needed, Math.ceil((2 * needed * rows) / matches));
-  return length <= WALK_MAX ? length : null;
+  const bounded = matches > SEARCH_TOTAL_LIMIT;
+  const least = bounded ? SEARCH_TOTAL_LIMIT + 1 : matches;
+  const length = Math.max(needed, Math.ceil((2 * needed * rows) / least));
+  return length <= (bounded ? COMMON_WALK_MAX : WALK_MAX) ? length : null;
 }
 
 /** The page's ids from a walk of the order's first `length` rows. */
