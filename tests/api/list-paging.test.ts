@@ -100,6 +100,10 @@ describe("a rare term with a common one", () => {
       assert.equal(body.pagination.total, expected.length);
       const last = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&page=${Math.ceil(expected.length / 20)}${filter}`);
       assert.deepEqual(ids(last.body), expected.slice(Math.floor((expected.length - 1) / 20) * 20));
+      assert.equal(last.body.pagination.hasNextPage, false);
+      // Past the last page: no rows, and the same total.
+      const past = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&page=${Math.ceil(expected.length / 20) + 1}${filter}`);
+      assert.deepEqual([ids(past.body), past.body.pagination.total, past.body.pagination.hasNextPage], [[], expected.length, false]);
     }
   });
 });
