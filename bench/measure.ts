@@ -1,7 +1,7 @@
 // Measuring one run: autocannon for throughput and latency, a health probe beside it for what
-// the load does to everything else, and the memory of the server's whole process tree (its
-// workers included), read from /proc.
-import type { ChildProcess } from "node:child_process";
+// the load does to everything else, the memory of the server's whole process tree (its
+// workers included), and the CPU time each part of the machine spent per answer, read from /proc.
+import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import autocannon, { type Result } from "autocannon";
@@ -37,6 +37,8 @@ export interface Server {
   port: number;
   /** Processes seen in the server's tree since it started (the server and every descendant), by name. */
   seen: Map<number, string>;
+  /** Whether the database runs in processes of its own (PostgreSQL), whose CPU time is counted apart. */
+  databaseProcesses: boolean;
 }
 
 /** The process and all its descendants, from /proc/<pid>/task/<tid>/children (Linux). */
@@ -83,6 +85,82 @@ function rssMb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far, user and system, every thread, in ms; 0 once it is gone. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The name, in parentheses, may hold spaces: the fields are counted after it (utime is the 14th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+const readOr = (file: string, fallback: string) => {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return fallback;
+  }
+};
+
+/** The webhook dispatcher: the server's child running `feedback webhooks deliver`. */
+const isDispatcher = (pid: number) => readOr(`/proc/${pid}/cmdline`, "").includes("webhooks\0deliver");
+
+/** Every PostgreSQL process of the machine (its backends, the WAL writer, autovacuum...). */
+function postgresProcesses(): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry) && readOr(`/proc/${entry}/comm`, "").trim() === "postgres")
+    .map(Number);
+}
+
+/** CPU time spent during a run, in ms per 2xx answer, by part. */
+export interface Cpu {
+  /** The server's processes (its workers, the SQLite read threads), the dispatcher apart. */
+  server: number;
+  dispatcher: number;
+  /** PostgreSQL's processes; null when the database runs inside the server (SQLite). */
+  database: number | null;
+  /** This process: the load generator, the health probe and the webhook receiver. */
+  bench: number;
+}
+
+interface CpuTotals {
+  server: number;
+  dispatcher: number;
+  database: number;
+  bench: number;
+}
+
+function cpuTotals(server: Server): CpuTotals {
+  const totals: CpuTotals = { server: 0, dispatcher: 0, database: 0, bench: 0 };
+  for (const pid of processTree(server.process.pid ?? 0)) totals[isDispatcher(pid) ? "dispatcher" : "server"] += cpuMsOf(pid);
+  if (server.databaseProcesses) for (const pid of postgresProcesses()) totals.database += cpuMsOf(pid);
+  const own = process.cpuUsage();
+  totals.bench = (own.user + own.system) / 1000;
+  return totals;
+}
+
+/**
+ * CPU per answer between two readings. A process that ended between them (a worker that died)
+ * is missing from the second: its time is lost, never counted twice.
+ */
+function cpuPerAnswer(before: CpuTotals, after: CpuTotals, answers: number, server: Server): Cpu {
+  const per = (key: keyof CpuTotals) => (answers ? Math.max(0, after[key] - before[key]) / answers : 0);
+  return { server: per("server"), dispatcher: per("dispatcher"), database: server.databaseProcesses ? per("database") : null, bench: per("bench") };
 }
 
 export interface Memory {
@@ -174,6 +252,7 @@ export interface Measure {
   timeouts: number;
   probe: Probe;
   memory: Memory;
+  cpu: Cpu;
   /** Requests of the measured run whose value had been sent before in this engine's run. */
   repeats: number;
 }
@@ -189,6 +268,8 @@ export async function load(server: Server, key: string, scenario: Load, connecti
   let result: Result;
   let memoryUsed: Memory;
   let health: Probe;
+  const cpuBefore = cpuTotals(server);
+  let cpuAfter: CpuTotals;
   try {
     result = await autocannon({
       url: `http://127.0.0.1:${server.port}`,
@@ -208,6 +289,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
       ],
     });
   } finally {
+    cpuAfter = cpuTotals(server);
     memoryUsed = memory.stop();
     health = await probe.stop();
   }
@@ -224,6 +306,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
     timeouts: result.timeouts,
     probe: health,
     memory: memoryUsed,
+    cpu: cpuPerAnswer(cpuBefore, cpuAfter, result["2xx"], server),
     repeats: Math.max(0, drawnAfter - Math.max(drawnBefore, scenario.requests.size)),
   };
 }

@@ -3,31 +3,65 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import type { Measure, Scenario } from "./measure";
-import { fileCacheReclaim, type Row, webhookVerdict } from "./report";
+import { type Cpu, cpuMsOf, type Measure, type Scenario } from "./measure";
+import { cpuChange, cpuText, fileCacheReclaim, type Row, webhookVerdict } from "./report";
 
 // The benchmark's verdict on the webhook's cost to a PUT, from the two PUT rows.
 
+const cpu = (server: number, dispatcher: number, database: number | null, bench: number): Cpu => ({ server, dispatcher, database, bench });
+const PLAIN_CPU = cpu(2.1, 0, 0.62, 0.28);
+const WEBHOOK_CPU = cpu(2.1, 0.29, 0.87, 0.33);
+
 const row = (name: string, rps: number, p99: number, workers = 1): Row =>
-  ({ scenario: { name } as Scenario, workers, connections: 16, hits: "", app: { rps, p99 } as Measure, floor: {} as Measure, floorRuns: [] }) as Row;
+  ({
+    scenario: { name } as Scenario,
+    workers,
+    connections: 16,
+    hits: "",
+    app: { rps, p99, cpu: name === "put-comment" ? PLAIN_CPU : WEBHOOK_CPU } as Measure,
+    floor: {} as Measure,
+    floorRuns: [],
+  }) as Row;
+
+const WEBHOOK_CPU_TEXT = "CPU per PUT 3.00 → 3.59 ms: server +0.00, dispatcher +0.29, database +0.25, bench +0.05";
 
 describe("webhookVerdict", () => {
   test("met within 10% on both throughput and p99", () => {
     assert.equal(
       webhookVerdict([row("put-comment", 600, 50), row("put-comment-webhook", 560, 54)]),
-      "met with 1 worker at 16 connections (throughput −6.7%, p99 +8.0%)",
+      `met with 1 worker at 16 connections (throughput −6.7%, p99 +8.0%; ${WEBHOOK_CPU_TEXT})`,
     );
   });
 
   test("missed when either is past 10%, per worker count", () => {
     assert.equal(
       webhookVerdict([row("put-comment", 600, 50), row("put-comment-webhook", 590, 60), row("put-comment", 900, 40, 2), row("put-comment-webhook", 700, 40, 2)]),
-      "missed with 1 worker at 16 connections (throughput −1.7%, p99 +20.0%); missed with 2 workers at 16 connections (throughput −22.2%, p99 +0.0%)",
+      `missed with 1 worker at 16 connections (throughput −1.7%, p99 +20.0%; ${WEBHOOK_CPU_TEXT}); missed with 2 workers at 16 connections (throughput −22.2%, p99 +0.0%; ${WEBHOOK_CPU_TEXT})`,
     );
   });
 
   test("says so when a PUT scenario did not run", () => {
     assert.equal(webhookVerdict([row("put-comment", 600, 50)]), "not measured (both PUT scenarios must run)");
+  });
+});
+
+// CPU time per answer, by part: read from /proc, and compared between the two PUTs.
+
+describe("CPU time", () => {
+  test("a process's CPU time is read from /proc and grows with the work it does", () => {
+    const before = cpuMsOf(process.pid);
+    const until = performance.now() + 200;
+    let spin = 0;
+    while (performance.now() < until) spin++;
+    const after = cpuMsOf(process.pid);
+    assert.ok(spin > 0);
+    assert.ok(after - before >= 100, `200 ms of spinning counted ${after - before} ms`);
+    assert.equal(cpuMsOf(2 ** 22 + 1), 0, "a process that does not exist has none");
+  });
+
+  test("the database's part is left out where it runs inside the server (SQLite)", () => {
+    assert.equal(cpuText(cpu(2.1, 0.3, null, 0.28)), "2.10 / 0.30 / - / 0.28");
+    assert.equal(cpuChange(cpu(2, 0, null, 0.3), cpu(2.2, 0.3, null, 0.35)), "CPU per PUT 2.30 → 2.85 ms: server +0.20, dispatcher +0.30, bench +0.05");
   });
 });
 

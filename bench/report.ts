@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { errorCount, type Measure, type Memory, type Scenario } from "./measure";
+import { type Cpu, errorCount, type Measure, type Memory, type Scenario } from "./measure";
 
 /** The targets hold at this concurrency. */
 export const TARGET_CONNECTIONS = 16;
@@ -94,6 +94,12 @@ export function errorText(m: Measure): string {
 
 const memoryText = (m: Memory) => `${f0(m.maxProcessMb)} | ${f0(m.maxSumMb)} (${m.processes})`;
 
+const cpuParts = (cpu: Cpu) => [cpu.server, cpu.dispatcher, cpu.database, cpu.bench];
+const ms2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
+/** CPU ms per answer: the server, its webhook dispatcher, the database's processes, the bench. */
+export const cpuText = (cpu: Cpu) => cpuParts(cpu).map(ms2).join(" / ");
+export const CPU_HEADER = "CPU ms per answer: server / dispatcher / database / bench";
+
 function floorLine(rows: Row[], workers: number, levels: number[]): string {
   const floors = levels.map((c) => {
     const runs = rows.find((r) => r.workers === workers && r.connections === c)?.floorRuns ?? [];
@@ -105,12 +111,12 @@ function floorLine(rows: Row[], workers: number, levels: number[]): string {
 
 function variedTable(rows: Row[]): string[] {
   const lines = [
-    "| scenario | conns | distinct requests | repeats | sample hits | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| scenario | conns | distinct requests | repeats | sample hits | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.scenario.name}: ${r.scenario.label} | ${r.connections} | ${n0(r.scenario.requests.size)} | ${n0(r.app.repeats)} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} |`,
+      `| ${r.scenario.name}: ${r.scenario.label} | ${r.connections} | ${n0(r.scenario.requests.size)} | ${n0(r.app.repeats)} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |`,
     );
   }
   return lines;
@@ -119,14 +125,14 @@ function variedTable(rows: Row[]): string[] {
 function warmTable(rows: Row[]): string[] {
   const withBaseline = rows.some((r) => r.baseline);
   const lines = [
-    `| scenario | conns | total | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) |${withBaseline ? " baseline req/s | baseline p99 ms | baseline errors | app / baseline |" : ""}`,
-    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withBaseline ? "---:|---:|---:|---:|" : ""}`,
+    `| scenario | conns | total | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |${withBaseline ? " baseline req/s | baseline p99 ms | baseline errors | app / baseline |" : ""}`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withBaseline ? "---:|---:|---:|---:|" : ""}`,
   ];
   for (const r of rows) {
     const b = r.baseline;
     const baseline = withBaseline ? (b ? ` ${n0(b.rps)} | ${ms(b.p99)} | ${errorText(b)} | ${ratio(r.app.rps, b.rps)} |` : " - | - | - | - |") : "";
     lines.push(
-      `| ${r.scenario.label}${r.note ? ` (${r.note})` : ""} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} |${baseline}`,
+      `| ${r.scenario.label}${r.note ? ` (${r.note})` : ""} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |${baseline}`,
     );
   }
   return lines;
@@ -145,6 +151,22 @@ function verdict(rows: Row[], misses: (r: Row) => string | undefined): string {
 /** How much a subscribed webhook endpoint may cost a PUT: delivery is off the request's path. */
 const WEBHOOK_COST = 0.1;
 
+/**
+ * What an endpoint adds to a PUT's CPU time, in all and by part: steadier than the throughput,
+ * which on a busy machine moves by more than the 10% it is held to from one run to the next.
+ */
+export function cpuChange(plain: Cpu, webhook: Cpu): string {
+  const sum = (cpu: Cpu) => cpuParts(cpu).reduce<number>((a, b) => a + (b ?? 0), 0);
+  const names = ["server", "dispatcher", "database", "bench"];
+  const parts = cpuParts(webhook).flatMap((value, i) => {
+    const before = cpuParts(plain)[i];
+    if (value === null || before === null || before === undefined) return [];
+    const change = value - before;
+    return [`${names[i]} ${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(2)}`];
+  });
+  return `CPU per PUT ${sum(plain).toFixed(2)} → ${sum(webhook).toFixed(2)} ms: ${parts.join(", ")}`;
+}
+
 export function webhookVerdict(rows: Row[]): string {
   const pairs = rows.flatMap((webhook) => {
     if (webhook.scenario.name !== "put-comment-webhook") return [];
@@ -157,7 +179,7 @@ export function webhookVerdict(rows: Row[]): string {
     const p99 = webhook.app.p99 / plain.app.p99 - 1;
     const met = throughput >= -WEBHOOK_COST && p99 <= WEBHOOK_COST;
     const percent = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
-    return `${met ? "met" : "missed"} with ${plural(webhook.workers, "worker")} at ${webhook.connections} connections (throughput ${percent(throughput)}, p99 ${percent(p99)})`;
+    return `${met ? "met" : "missed"} with ${plural(webhook.workers, "worker")} at ${webhook.connections} connections (throughput ${percent(throughput)}, p99 ${percent(p99)}; ${cpuChange(plain.app.cpu, webhook.app.cpu)})`;
   });
   return verdicts.join("; ");
 }
@@ -239,7 +261,7 @@ export function report(context: Context, rows: Row[]): string {
   for (const workers of settings.workerCounts) {
     const mine = warm.filter((r) => r.workers === workers);
     if (!mine.length) continue;
-    lines.push(title("Cache-warm (one repeated request)", workers), "", floorLine(rows, workers, settings.connectionLevels), "", ...warmTable(mine), "");
+    lines.push(title("Cache-warm (one repeated request) and the PUTs", workers), "", floorLine(rows, workers, settings.connectionLevels), "", ...warmTable(mine), "");
   }
   lines.push(...targets(rows));
   return lines.join("\n");

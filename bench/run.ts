@@ -20,6 +20,7 @@
 //   --port P             first of two ports to use (default 3300)
 //   --pg-url URL         an admin URL that may create databases (default: scripts/postgres-ci.sh's)
 //   --skip-build         reuse the existing bench build in .next-bench
+//   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
 // (PostgreSQL) and reused when it was fully seeded before. Results go to
@@ -31,7 +32,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
-import { type Context, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
+import { type Context, CPU_HEADER, cpuText, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
 import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 import { scriptArgs, serverArgs } from "../lib/server-command";
@@ -58,6 +59,7 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "3300" },
     "pg-url": { type: "string", default: "postgresql://feedback:feedback@127.0.0.1:5432/postgres" },
     "skip-build": { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
   },
 });
 
@@ -71,11 +73,13 @@ const duration = Number(options.duration);
 const connectionLevels = wholeNumbers(options.connections, "--connections");
 const workerCounts = wholeNumbers(options.workers, "--workers");
 const seed = Number(options.seed);
+const pairRounds = Number(options.rounds);
 const basePort = Number(options.port);
 const engines = options.engine === "both" ? (["sqlite", "postgres"] as const) : [options.engine as "sqlite" | "postgres"];
 if (!Number.isInteger(posts) || posts < 1000) throw new Error("--posts must be a whole number of at least 1000");
 if (!(duration > 0)) throw new Error("--duration must be a positive number of seconds");
 if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
+if (!Number.isInteger(pairRounds) || pairRounds < 1) throw new Error("--rounds must be a whole number from 1");
 if (!engines.every((e) => e === "sqlite" || e === "postgres")) throw new Error("--engine must be sqlite, postgres or both");
 if (!["varied", "warm", "all"].includes(options.scenarios)) throw new Error("--scenarios must be varied, warm or all");
 
@@ -102,6 +106,8 @@ interface WarmDefinition {
   label: string;
   method: "GET" | "PUT";
   path: string;
+  /** Where each request's path comes from, when it is not `path` every time. */
+  requests?: Draw;
   body?: string;
   nextBody?: () => string;
   /** With an endpoint subscribed to comment.updated, answered by a receiver in this process. */
@@ -110,15 +116,26 @@ interface WarmDefinition {
 
 /**
  * A real edit every time: the same text again changes nothing and sends no webhook, so both PUT
- * scenarios change the text on each request and do the same work, but for the event.
+ * scenarios change the text on each request and do the same work, but for the event. The text
+ * holds this run's start and the scenario's own tag, so that no run writes a text a comment
+ * already holds from an earlier run or from the other scenario.
  */
-function editBodies(): () => string {
+function editBodies(tag: string): () => string {
   let n = 0;
-  return () => `commentDescription=Thanks%2C+looking+into+it+${++n}&pinComment=true`;
+  const run = Date.now().toString(36);
+  return () => `commentDescription=Thanks%2C+looking+into+it+${run}${tag}${++n}&pinComment=true`;
 }
 
-/** The cache-warm scenarios, on ids the deterministic seed always makes. */
-function warmDefinitions(commentId: string): WarmDefinition[] {
+/**
+ * The PUTs edit a different comment each time, drawn from comments all over the table, as
+ * moderators and integrations do: PUTs that all edit one comment queue for its row's lock on
+ * PostgreSQL, and then measure the queue more than the write.
+ */
+const commentEdits = (commentIds: string[], shuffle: number): Draw =>
+  draw({ size: commentIds.length, at: (i) => `/api/v1/comments/${commentIds[i]}` }, shuffle);
+
+/** The cache-warm scenarios, on ids the deterministic seed always makes, and the PUTs. */
+function warmDefinitions(commentIds: string[]): WarmDefinition[] {
   const changelogId = `demo_changelog_${String(Math.ceil(posts / 40)).padStart(7, "0")}`;
   return [
     { name: "posts", label: "GET /posts (default)", method: "GET", path: "/api/v1/posts" },
@@ -131,32 +148,34 @@ function warmDefinitions(commentId: string): WarmDefinition[] {
     { name: "changelog", label: "GET /changelogs/:id", method: "GET", path: `/api/v1/changelogs/${changelogId}` },
     {
       name: "put-comment",
-      label: "PUT /comments/:id",
+      label: `PUT /comments/:id, a different comment each time (${n0(commentIds.length)} comments)`,
       method: "PUT",
-      path: `/api/v1/comments/${commentId}`,
+      path: `/api/v1/comments/${commentIds[0]}`,
+      requests: commentEdits(commentIds, seed),
       body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true",
-      nextBody: editBodies(),
+      nextBody: editBodies("a"),
     },
     {
       name: "put-comment-webhook",
-      label: "PUT /comments/:id, one webhook endpoint subscribed",
+      label: `PUT /comments/:id, a different comment each time, one webhook endpoint subscribed`,
       method: "PUT",
-      path: `/api/v1/comments/${commentId}`,
+      path: `/api/v1/comments/${commentIds[0]}`,
+      requests: commentEdits(commentIds, seed + 1),
       body: "commentDescription=Thanks%2C+looking+into+it&pinComment=true",
-      nextBody: editBodies(),
+      nextBody: editBodies("b"),
       webhook: true,
     },
   ];
 }
 
-const WARM_NAMES = warmDefinitions("").map((d) => d.name);
+const WARM_NAMES = warmDefinitions(["none"]).map((d) => d.name);
 const VARIED_NAMES = VARIED_SCENARIOS.map((s) => s.name);
 const wanted = options.only?.split(",").map((n) => n.trim());
 const unknown = wanted?.filter((n) => !WARM_NAMES.includes(n) && !VARIED_NAMES.includes(n)) ?? [];
 if (unknown.length) throw new Error(`--only: no scenario ${unknown.join(", ")} (varied: ${VARIED_NAMES.join(", ")}; cache-warm: ${WARM_NAMES.join(", ")})`);
 const runs = (kind: Kind, name: string) => (options.scenarios === "all" || options.scenarios === kind) && (!wanted || wanted.includes(name));
 
-function scenarios(universe: Universe, commentId: string, webhooks: { databaseUrl: string; receiver: BenchReceiver }): Scenario[] {
+function scenarios(universe: Universe, commentIds: string[], webhooks: { databaseUrl: string; receiver: BenchReceiver }): Scenario[] {
   const varied = VARIED_SCENARIOS.filter((s) => runs("varied", s.name)).map((s): Scenario => {
     const space = s.space(universe);
     const sampler = draw(space, seed + 1);
@@ -171,10 +190,10 @@ function scenarios(universe: Universe, commentId: string, webhooks: { databaseUr
       noMatches: s.name === "varied-no-match",
     };
   });
-  const warm = warmDefinitions(commentId)
+  const warm = warmDefinitions(commentIds)
     .filter((d) => runs("warm", d.name))
     .map((d): Scenario => {
-      const scenario: Scenario = { ...d, kind: "warm", fastTarget: d.method === "GET", requests: repeated(d.path), samples: [d.path] };
+      const scenario: Scenario = { ...d, kind: "warm", fastTarget: d.method === "GET", requests: d.requests ?? repeated(d.path), samples: [d.path] };
       if (!d.webhook) return scenario;
       let receivedBefore = 0;
       return {
@@ -202,8 +221,13 @@ const cli = (env: Record<string, string>, ...args: string[]) =>
 interface Prepared {
   url: string;
   describe: string;
-  commentId: string;
+  /** Comments for the PUTs to edit, from all over the table. */
+  commentIds: string[];
 }
+
+/** Comments for the PUTs: this many runs of consecutive ids, from evenly spaced posts. */
+const COMMENT_RUNS = 100;
+const COMMENTS_PER_RUN = 100;
 
 async function pgAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: options["pg-url"] });
@@ -253,31 +277,33 @@ async function prepare(engine: "sqlite" | "postgres"): Promise<Prepared> {
   } else {
     log(`${engine}: reusing ${fs.readFileSync(marker, "utf8").trim()}`);
   }
-  // A comment in the middle of the table (not every post has one, so look it up).
-  const middle = `demo_comment_${String(Math.ceil(posts / 2)).padStart(7, "0")}`;
-  const sql = `SELECT "id" FROM "Comment" WHERE "id" >= $1 ORDER BY "id" LIMIT 1`;
-  const commentId =
-    engine === "sqlite"
-      ? await sqliteValue(url, sql.replace("$1", "?"), middle)
-      : await pgValue(url, sql, middle);
-  return { url, describe: fs.readFileSync(marker, "utf8").trim(), commentId };
+  // Not every post has a comment, so each run starts at the first comment from its post on.
+  const starts = Array.from({ length: COMMENT_RUNS }, (_, k) => `demo_comment_${String(1 + Math.floor((k * posts) / COMMENT_RUNS)).padStart(7, "0")}`);
+  const sql = `SELECT "id" FROM "Comment" WHERE "id" >= $1 ORDER BY "id" LIMIT ${COMMENTS_PER_RUN}`;
+  const commentIds = [...new Set(engine === "sqlite" ? await sqliteIds(url, sql.replace("$1", "?"), starts) : await pgIds(url, sql, starts))];
+  if (!commentIds.length) throw new Error("the seeded database holds no comments");
+  return { url, describe: fs.readFileSync(marker, "utf8").trim(), commentIds };
 }
 
-async function sqliteValue(url: string, sql: string, param: string): Promise<string> {
+/** The ids a query finds for each parameter, all together. */
+async function sqliteIds(url: string, sql: string, params: string[]): Promise<string[]> {
   const { default: Database } = await import("better-sqlite3");
   const database = new Database(url.slice("file:".length), { readonly: true });
   try {
-    return Object.values(database.prepare(sql).get(param) as Record<string, string>)[0] ?? "";
+    const statement = database.prepare(sql).pluck();
+    return params.flatMap((param) => statement.all(param) as string[]);
   } finally {
     database.close();
   }
 }
 
-async function pgValue(url: string, sql: string, param: string): Promise<string> {
+async function pgIds(url: string, sql: string, params: string[]): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return Object.values((await client.query(sql, [param])).rows[0] ?? {})[0] as string;
+    const ids: string[] = [];
+    for (const param of params) ids.push(...(await client.query<{ id: string }>(sql, [param])).rows.map((row) => row.id));
+    return ids;
   } finally {
     await client.end();
   }
@@ -310,7 +336,7 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
   const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
   const args = kind === "app" ? serverArgs(root) : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  const server: Server = { process: child, port, seen: new Map() };
+  const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url) };
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the ${kind} server exited with ${child.exitCode}`);
     try {
@@ -457,10 +483,8 @@ async function measure(server: Server, key: string, scenario: Load, connections:
 /**
  * The two PUT scenarios are compared with each other (the webhook's cost must stay within 10%),
  * and one run of each differs from the next by more than that on a busy machine: they run in
- * turns, A B B A A B, and each is reported as the median of its runs.
+ * turns, A B B A A B (--rounds, default 3), and each is reported as the median of its runs.
  */
-const PAIR_ROUNDS = 3;
-
 function pairOf(list: Scenario[]): [Scenario, Scenario] | undefined {
   const plain = list.find((s) => s.name === "put-comment");
   const webhook = list.find((s) => s.name === "put-comment-webhook");
@@ -485,6 +509,12 @@ function medianOf(runs: Measure[]): Measure {
     timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
     probe: { ...first.probe, p99: median(runs.map((r) => r.probe.p99)) },
     memory: runs.reduce((most, r) => (r.memory.maxProcessMb > most.maxProcessMb ? r.memory : most), first.memory),
+    cpu: {
+      server: median(runs.map((r) => r.cpu.server)),
+      dispatcher: median(runs.map((r) => r.cpu.dispatcher)),
+      database: first.cpu.database === null ? null : median(runs.map((r) => r.cpu.database ?? 0)),
+      bench: median(runs.map((r) => r.cpu.bench)),
+    },
   };
 }
 
@@ -496,9 +526,9 @@ async function measurePair(
   what: string,
 ): Promise<Map<Scenario, { median: Measure; all: Measure[]; notes: string[] }>> {
   const runs = new Map(pair.map((scenario) => [scenario, { all: [] as Measure[], notes: [] as string[] }]));
-  for (let round = 0; round < PAIR_ROUNDS; round++) {
+  for (let round = 0; round < pairRounds; round++) {
     for (const scenario of round % 2 ? [...pair].reverse() : pair) {
-      log(`${what}, ${scenario.name} (round ${round + 1} of ${PAIR_ROUNDS}), ${connections} connections`);
+      log(`${what}, ${scenario.name} (round ${round + 1} of ${pairRounds}), ${connections} connections`);
       await scenario.setUp?.();
       const measured = await measure(app, key, scenario, connections);
       const note = await scenario.tearDown?.();
@@ -534,7 +564,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
       const app = await start("app", prepared.url, basePort, workers);
       try {
         if (!list) {
-          list = scenarios(await universeOf(app, key), prepared.commentId, { databaseUrl: prepared.url, receiver });
+          list = scenarios(await universeOf(app, key), prepared.commentIds, { databaseUrl: prepared.url, receiver });
           for (const scenario of list) {
             hits.set(scenario.name, await check(app, scenario.kind === "warm" ? baseline : undefined, key, scenario));
           }
@@ -551,9 +581,9 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
             if (paired && scenario === paired[1]) continue;
             if (paired && scenario === paired[0]) {
               for (const [one, runs] of await measurePair(app, key, paired, connections, `${engine}: ${workers} worker(s)`)) {
-                const note = `median of ${PAIR_ROUNDS} runs, alternated with ${one === paired[0] ? "the other PUT" : "the PUT without"}${runs.notes.length ? `; ${runs.notes.join("; ")}` : ""}`;
+                const note = `median of ${pairRounds} runs, alternated with ${one === paired[0] ? "the other PUT" : "the PUT without"}${runs.notes.length ? `; ${runs.notes.join("; ")}` : ""}`;
                 level.push({ scenario: one, workers, connections, hits: hits.get(one.name) ?? "", app: runs.median, note });
-                log(`  ${one.name}: ${n0(runs.median.rps)} req/s p99 ${ms(runs.median.p99)} ms (${runs.all.map((m) => n0(m.rps)).join(", ")})`);
+                log(`  ${one.name}: ${n0(runs.median.rps)} req/s p99 ${ms(runs.median.p99)} ms (${runs.all.map((m) => n0(m.rps)).join(", ")}), ${CPU_HEADER} ${cpuText(runs.median.cpu)}`);
               }
               continue;
             }
