@@ -138,29 +138,38 @@ export interface Cpu {
   bench: number;
 }
 
-interface CpuTotals {
-  server: number;
-  dispatcher: number;
-  database: number;
+type CpuPart = "server" | "dispatcher" | "database";
+
+/** A reading: each process's CPU time so far, and its part; and this process's own. */
+export interface CpuReading {
+  processes: Map<number, { part: CpuPart; ms: number }>;
   bench: number;
 }
 
-function cpuTotals(server: Server): CpuTotals {
-  const totals: CpuTotals = { server: 0, dispatcher: 0, database: 0, bench: 0 };
-  for (const pid of processTree(server.process.pid ?? 0)) totals[isDispatcher(pid) ? "dispatcher" : "server"] += cpuMsOf(pid);
-  if (server.databaseProcesses) for (const pid of postgresProcesses()) totals.database += cpuMsOf(pid);
+function readCpu(server: Server): CpuReading {
+  const processes = new Map<number, { part: CpuPart; ms: number }>();
+  for (const pid of processTree(server.process.pid ?? 0)) processes.set(pid, { part: isDispatcher(pid) ? "dispatcher" : "server", ms: cpuMsOf(pid) });
+  if (server.databaseProcesses) for (const pid of postgresProcesses()) processes.set(pid, { part: "database", ms: cpuMsOf(pid) });
   const own = process.cpuUsage();
-  totals.bench = (own.user + own.system) / 1000;
-  return totals;
+  return { processes, bench: (own.user + own.system) / 1000 };
 }
 
 /**
- * CPU per answer between two readings. A process that ended between them (a worker that died)
- * is missing from the second: its time is lost, never counted twice.
+ * The CPU time each part spent between two readings, process by process: one that started
+ * between them counts from its start; one that ended between them (a worker that died, a
+ * database connection closed) is missing from the second reading, and its time since the
+ * first is lost rather than taken off the others'.
  */
-function cpuPerAnswer(before: CpuTotals, after: CpuTotals, answers: number, server: Server): Cpu {
-  const per = (key: keyof CpuTotals) => (answers ? Math.max(0, after[key] - before[key]) / answers : 0);
-  return { server: per("server"), dispatcher: per("dispatcher"), database: server.databaseProcesses ? per("database") : null, bench: per("bench") };
+export function cpuSpent(before: CpuReading, after: CpuReading): Record<CpuPart | "bench", number> {
+  const spent = { server: 0, dispatcher: 0, database: 0, bench: Math.max(0, after.bench - before.bench) };
+  for (const [pid, { part, ms }] of after.processes) spent[part] += Math.max(0, ms - (before.processes.get(pid)?.ms ?? 0));
+  return spent;
+}
+
+function cpuPerAnswer(before: CpuReading, after: CpuReading, answers: number, server: Server): Cpu {
+  const spent = cpuSpent(before, after);
+  const per = (ms: number) => (answers ? ms / answers : 0);
+  return { server: per(spent.server), dispatcher: per(spent.dispatcher), database: server.databaseProcesses ? per(spent.database) : null, bench: per(spent.bench) };
 }
 
 export interface Memory {
@@ -268,8 +277,8 @@ export async function load(server: Server, key: string, scenario: Load, connecti
   let result: Result;
   let memoryUsed: Memory;
   let health: Probe;
-  const cpuBefore = cpuTotals(server);
-  let cpuAfter: CpuTotals;
+  const cpuBefore = readCpu(server);
+  let cpuAfter: CpuReading;
   try {
     result = await autocannon({
       url: `http://127.0.0.1:${server.port}`,
@@ -289,7 +298,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
       ],
     });
   } finally {
-    cpuAfter = cpuTotals(server);
+    cpuAfter = readCpu(server);
     memoryUsed = memory.stop();
     health = await probe.stop();
   }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { type Cpu, cpuMsOf, type Measure, type Scenario } from "./measure";
+import { type Cpu, type CpuReading, cpuMsOf, cpuSpent, type Measure, type Scenario } from "./measure";
 import { cpuChange, cpuText, fileCacheReclaim, type Row, webhookVerdict } from "./report";
 
 // The benchmark's verdict on the webhook's cost to a PUT, from the two PUT rows.
@@ -57,6 +57,17 @@ describe("CPU time", () => {
     assert.ok(spin > 0);
     assert.ok(after - before >= 100, `200 ms of spinning counted ${after - before} ms`);
     assert.equal(cpuMsOf(2 ** 22 + 1), 0, "a process that does not exist has none");
+  });
+
+  test("time is counted process by process: one that ended is not taken off the others, one that started counts whole", () => {
+    const reading = (bench: number, ...processes: [number, "server" | "dispatcher" | "database", number][]): CpuReading => ({
+      processes: new Map(processes.map(([pid, part, ms]) => [pid, { part, ms }])),
+      bench,
+    });
+    const before = reading(100, [1, "server", 1000], [2, "dispatcher", 50], [3, "database", 400], [4, "database", 900]);
+    // Connection 4 closed during the run, connection 5 opened.
+    const after = reading(160, [1, "server", 1300], [2, "dispatcher", 80], [3, "database", 500], [5, "database", 40]);
+    assert.deepEqual(cpuSpent(before, after), { server: 300, dispatcher: 30, database: 140, bench: 60 });
   });
 
   test("the database's part is left out where it runs inside the server (SQLite)", () => {
