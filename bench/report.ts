@@ -94,11 +94,12 @@ export function errorText(m: Measure): string {
 
 const memoryText = (m: Memory) => `${f0(m.maxProcessMb)} | ${f0(m.maxSumMb)} (${m.processes})`;
 
-const cpuParts = (cpu: Cpu) => [cpu.server, cpu.dispatcher, cpu.database, cpu.bench];
+/** The parts of the machine whose CPU time is given, in the order the report gives them. */
+const CPU_PARTS = ["server", "dispatcher", "database", "bench"] as const;
 const ms2 = (n: number | null) => (n === null ? "-" : n.toFixed(2));
 /** CPU ms per answer: the server, its webhook dispatcher, the database's processes, the bench. */
-export const cpuText = (cpu: Cpu) => cpuParts(cpu).map(ms2).join(" / ");
-export const CPU_HEADER = "CPU ms per answer: server / dispatcher / database / bench";
+export const cpuText = (cpu: Cpu) => CPU_PARTS.map((part) => ms2(cpu[part])).join(" / ");
+export const CPU_HEADER = `CPU ms per answer: ${CPU_PARTS.join(" / ")}`;
 
 function floorLine(rows: Row[], workers: number, levels: number[]): string {
   const floors = levels.map((c) => {
@@ -156,13 +157,12 @@ const WEBHOOK_COST = 0.1;
  * which on a busy machine moves by more than the 10% it is held to from one run to the next.
  */
 export function cpuChange(plain: Cpu, webhook: Cpu): string {
-  const sum = (cpu: Cpu) => cpuParts(cpu).reduce<number>((a, b) => a + (b ?? 0), 0);
-  const names = ["server", "dispatcher", "database", "bench"];
-  const parts = cpuParts(webhook).flatMap((value, i) => {
-    const before = cpuParts(plain)[i];
-    if (value === null || before === null || before === undefined) return [];
-    const change = value - before;
-    return [`${names[i]} ${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(2)}`];
+  const sum = (cpu: Cpu) => CPU_PARTS.reduce((total, part) => total + (cpu[part] ?? 0), 0);
+  const parts = CPU_PARTS.flatMap((part) => {
+    const [before, after] = [plain[part], webhook[part]];
+    if (before === null || after === null) return [];
+    const change = after - before;
+    return [`${part} ${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(2)}`];
   });
   return `CPU per PUT ${sum(plain).toFixed(2)} → ${sum(webhook).toFixed(2)} ms: ${parts.join(", ")}`;
 }

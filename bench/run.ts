@@ -157,7 +157,7 @@ function warmDefinitions(commentIds: string[]): WarmDefinition[] {
     },
     {
       name: "put-comment-webhook",
-      label: `PUT /comments/:id, a different comment each time, one webhook endpoint subscribed`,
+      label: "PUT /comments/:id, a different comment each time, one webhook endpoint subscribed",
       method: "PUT",
       path: `/api/v1/comments/${commentIds[0]}`,
       requests: commentEdits(commentIds, seed + 1),
