@@ -11,24 +11,43 @@ import type { ColumnKind } from "./rows";
 /** A table searched by its "searchText" (folded title and content, see lib/search.ts). */
 export type SearchTable = "Post" | "Changelog";
 
+/**
+ * Terms of one or two characters that the trigram index serves after all (lib/vocabulary.ts):
+ * each with the trigrams of the index that contain it, whose rows are exactly the rows holding
+ * the term. An empty list: no row holds it.
+ */
+export type Expansions = ReadonlyMap<string, readonly string[]>;
+
+export interface SearchOptions {
+  /** Other conditions on indexed columns come with the search, which may find fewer rows. */
+  filtered?: boolean;
+  /**
+   * The terms to find through the index (by default every term it can serve); the others are
+   * tested row by row on what those leave.
+   */
+  through?: string[];
+  /** Short terms the index can serve through their trigrams. */
+  expansions?: Expansions;
+}
+
 export interface Dialect {
   readonly engine: Engine;
   /** Every term occurs in `alias."searchText"` as a literal substring, tested row by row. */
   contains(alias: string, terms: string[]): Prisma.Sql;
-  /**
-   * Every term occurs in `alias."searchText"`, found through the table's trigram index.
-   * `filtered`: other conditions on indexed columns come with it, which may find fewer rows.
-   * `through`: the terms to find through the index (by default every term it can serve); the
-   * others are tested row by row on what those leave.
-   */
-  search(table: SearchTable, alias: string, terms: string[], filtered?: boolean, through?: string[]): Prisma.Sql;
+  /** Every term occurs in `alias."searchText"`, found through the table's trigram index where it can be. */
+  search(table: SearchTable, alias: string, terms: string[], options?: SearchOptions): Prisma.Sql;
   /**
    * Whether searches need a plan chosen by hand (lib/posts/search-plan.ts): SQLite's planner
    * cannot see how many rows an FTS5 match gives, PostgreSQL's estimates pg_trgm matches.
    */
   readonly plansSearchByHand: boolean;
   /** A row for each row holding every term, from the trigram index alone where it answers exactly. */
-  matches(table: SearchTable, terms: string[]): Prisma.Sql | null;
+  matches(table: SearchTable, terms: string[], expansions?: Expansions): Prisma.Sql | null;
+  /**
+   * Each trigram of a table's index with the number of rows holding it ("term", "doc"), or
+   * null where the engine cannot list them.
+   */
+  vocabulary(table: SearchTable): Prisma.Sql | null;
   /**
    * Ends a SELECT that reads a row the transaction is about to change, so no other writer can
    * change it in between. SQLite needs nothing: it has one writer at a time, and a transaction
@@ -69,15 +88,28 @@ export interface Dialect {
 /** Trigram indexes can only serve terms of three characters or more. */
 const TRIGRAM = 3;
 
-/** The terms a trigram index can serve. */
-export const indexedTerms = (terms: string[]) => terms.filter((t) => [...t].length >= TRIGRAM);
+/** Whether a term is too short for a trigram index to find by itself. */
+export const isShort = (term: string) => [...term].length < TRIGRAM;
+
+/** The terms a trigram index can serve: three characters or more, or expanded into trigrams. */
+export const indexedTerms = (terms: string[], expansions?: Expansions) =>
+  terms.filter((t) => !isShort(t) || Boolean(expansions?.get(t)?.length));
+
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /**
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
  * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
  * exactly the rows that contain it as a substring, so for such terms the index alone answers.
+ * An expanded short term matches any of its trigrams.
  */
-const ftsMatch = (terms: string[]) => terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+const ftsMatch = (terms: string[], expansions?: Expansions) =>
+  terms
+    .map((t) => {
+      const trigrams = expansions?.get(t);
+      return trigrams ? `(${trigrams.map(phrase).join(" OR ")})` : phrase(t);
+    })
+    .join(" AND ");
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -100,10 +132,10 @@ const instr = containsWith("instr");
 export const sqlite: Dialect = {
   engine: "sqlite",
   contains: instr,
-  search(table, alias, terms, filtered = false, through = indexedTerms(terms)) {
-    // The index answers terms of three characters or more exactly; shorter ones are checked
-    // row by row on what the index leaves (or on every row, if no term is long enough).
-    const indexed = through;
+  search(table, alias, terms, { filtered = false, expansions, through: indexed = indexedTerms(terms, expansions) } = {}) {
+    // The index answers terms of three characters or more exactly, and short terms expanded
+    // into their trigrams; other short ones are checked row by row on what the index leaves (or
+    // on every row, if the index serves no term).
     const short = terms.filter((t) => !indexed.includes(t));
     const conditions = short.length ? [instr(alias, short)] : [];
     if (indexed.length) {
@@ -112,7 +144,7 @@ export const sqlite: Dialect = {
       // table read per match, seconds for a common word): it walks the filter's index instead,
       // which holds the rowid, and tests each entry against the matches' list.
       const seq = Prisma.raw(`${filtered ? "+" : ""}${alias}."seq"`);
-      conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed)})`);
+      conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed, expansions)})`);
     }
     return Prisma.join(conditions, " AND ");
   },
@@ -120,11 +152,13 @@ export const sqlite: Dialect = {
   lockRow: Prisma.empty,
   skipLocked: Prisma.empty,
   writesInWith: false,
-  matches(table, terms) {
-    if (!terms.length || indexedTerms(terms).length < terms.length) return null;
+  matches(table, terms, expansions) {
+    if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
     const fts = Prisma.raw(`"${table}Search"`);
-    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms)}`;
+    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms, expansions)}`;
   },
+  // An fts5vocab table over the index (the search_vocabulary migration).
+  vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
   fence: Prisma.empty,
   decode: {
@@ -166,6 +200,8 @@ export const postgres: Dialect = {
   },
   plansSearchByHand: false,
   matches: () => null,
+  // pg_trgm's GIN index offers no list of its keys.
+  vocabulary: () => null,
   lockRow: Prisma.raw(" FOR UPDATE"),
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
   writesInWith: true,

@@ -3,7 +3,7 @@ import { Prisma, read } from "./db";
 import { after, orderBy, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";
 import { rowType } from "./rows";
-import { dataVersionColumn } from "./totals";
+import { dataVersionColumn, versionOf } from "./totals";
 
 // Remembered positions in a sort order, so that any page number is a short walk. OFFSET makes
 // an engine step over every row before the page: page 40,000 of a million posts is 800,000
@@ -89,7 +89,7 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
     ORDER BY x."n"`;
   read(query, keyRow)
     .then(async (rows) => {
-      const version = rows[0]?.dataVersion ?? (await currentVersion(table));
+      const version = rows[0]?.dataVersion ?? (await versionOf(table));
       remembered.delete(key);
       remembered.set(key, { version, keys: rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number])) });
       log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version });
@@ -101,11 +101,4 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
       }),
     )
     .finally(() => building.delete(key));
-}
-
-const versionRow = rowType<{ dataVersion: number }>({ dataVersion: "int" });
-
-async function currentVersion(table: Table): Promise<number> {
-  const rows = await read(Prisma.sql`SELECT ${dataVersionColumn(table)}`, versionRow, { lookup: true });
-  return rows[0]?.dataVersion ?? -1;
 }

@@ -53,7 +53,8 @@ export function dataVersionColumn(table: Table): Prisma.Sql {
   return Prisma.raw(`(SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = '${table}') AS "dataVersion"`);
 }
 
-async function versionOf(table: Table): Promise<number> {
+/** The table's version now. */
+export async function versionOf(table: Table): Promise<number> {
   const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow, { lookup: true });
   return rows[0]?.version ?? -1;
 }

@@ -40,7 +40,7 @@ export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect,
     );
   }
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms, conditions.length > 0));
+  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0 }));
   return where(conditions);
 }
 

@@ -60,13 +60,13 @@ describe("post search on SQLite", () => {
 
   it("gathers the page while counting only when a rare term's rows are read anyway", () => {
     assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d), undefined), false, "the trigram index counts alone");
-    assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d, ["dark"]), undefined), true, "a rare term, the other tested on its rows");
-    assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d, ["dark"]), "cursor"), false, "a cursor's page starts mid-list");
+    assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d, { through: ["dark"] }), undefined), true, "a rare term, the other tested on its rows");
+    assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d, { through: ["dark"] }), "cursor"), false, "a cursor's page starts mid-list");
     assert.equal(countGathersPage(postFilter(query({ boardId: "b1" }), d), undefined), false, "no search");
   });
 
   it("gathers a search's matches once, counts them, and sorts the page out of them only within the bound", () => {
-    const filter = postFilter(query({ boardId: "b1", search: "dark mode" }), d, ["dark"]);
+    const filter = postFilter(query({ boardId: "b1", search: "dark mode" }), d, { through: ["dark"] });
     const sql = countAndPageSql(filter, "top", 21, 40);
     assert.match(
       oneLine(sql.sql),
@@ -96,7 +96,7 @@ describe("post search on SQLite", () => {
   });
 
   it("finds only a rare term through the index when told, testing the others on its rows", () => {
-    const filter = postFilter(query({ search: "137 people" }), d, ["137"]);
+    const filter = postFilter(query({ search: "137 people" }), d, { through: ["137"] });
     assert.equal(
       oneLine(filter.where.sql),
       `WHERE t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?) AND instr(t."searchText", ?) > 0`,

@@ -1,12 +1,13 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect } from "../dialect";
+import { type Dialect, dialect, type Expansions } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
-import { boundedCount, dataVersionColumn, exactTotal, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
+import { boundedCount, dataVersionColumn, exactTotal, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow, versionOf } from "../totals";
+import { planShortTerms, type ShortTermPlan } from "../vocabulary";
 import type { ListPostsQuery } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -49,6 +50,8 @@ export interface PostFilter {
   terms: string[];
   /** The terms found through the index, when not all of them. */
   through?: string[];
+  /** Short terms found through the index by their trigrams (lib/vocabulary.ts). */
+  expansions?: Expansions;
   /** The search's condition (none without a search), on alias t. */
   search: Prisma.Sql[];
   /** The WHERE clause of both, on alias t: what the total counts. */
@@ -57,16 +60,23 @@ export interface PostFilter {
   start?: Prisma.Sql;
 }
 
-/** `through`: the terms to find through the index (search-plan.ts's rareTerm), if not all. */
-export function postFilter(query: ListPostsQuery, d: Dialect = dialect, through?: string[]): PostFilter {
+/**
+ * `through`: the terms to find through the index (search-plan.ts's rareTerm), if not all;
+ * `expansions`: short terms the index serves (lib/vocabulary.ts).
+ */
+export function postFilter(
+  query: ListPostsQuery,
+  d: Dialect = dialect,
+  { through, expansions }: Pick<PostFilter, "through" | "expansions"> = {},
+): PostFilter {
   const plain: Prisma.Sql[] = [];
   if (query.id) plain.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.boardId) plain.push(Prisma.sql`t."boardId" = ${query.boardId}`);
   if (query.statusId) plain.push(Prisma.sql`t."statusId" = ${query.statusId}`);
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
-  const search = terms.length ? [d.search("Post", "t", terms, plain.length > 0, through)] : [];
-  return { plain, terms, through, search, where: where([...plain, ...search]) };
+  const search = terms.length ? [d.search("Post", "t", terms, { filtered: plain.length > 0, through, expansions })] : [];
+  return { plain, terms, through, expansions, search, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -82,7 +92,7 @@ export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDER
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
-  const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms);
+  const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms, filter.expansions);
   return boundedCount(fromIndex || Prisma.sql`SELECT 1 FROM "Post" t ${filter.where}`);
 }
 
@@ -183,8 +193,26 @@ async function readPage(
 }
 
 export async function listPosts(query: ListPostsQuery) {
-  const rare = await rareTerm(dialect, "Post", searchTerms(query.search));
-  const filter = postFilter(query, dialect, rare ? [rare] : undefined);
+  const terms = searchTerms(query.search);
+  const plan = await planShortTerms("Post", terms);
+  if (plan) {
+    // A short term that no row holds: nothing matches, as of the version just read.
+    if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) {
+      return { posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null };
+    }
+    const listed = await listWith(query, terms, plan);
+    // The plan holds for its version. Versions only move forward, so if the last read (the
+    // page's, whose rows carry the version, or else one more) still saw that version, so did
+    // every read before it. Otherwise a write came in between: list again without the plan.
+    if ((listed.version ?? (await versionOf("Post"))) === plan.version) return listed.list;
+  }
+  return (await listWith(query, terms)).list;
+}
+
+/** The list, and the table version its page was read at (none when the page has no rows). */
+async function listWith(query: ListPostsQuery, terms: string[], plan?: ShortTermPlan) {
+  const rare = await rareTerm(dialect, "Post", terms);
+  const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;
   const countMatches = async () => {
@@ -200,16 +228,19 @@ export async function listPosts(query: ListPostsQuery) {
   // needs no page, which spares a search no index serves (one- and two-character terms) a
   // second read of every row. A list without a search reads its page first: its rows carry the
   // table's version, so a cached total costs no query.
-  const countFirst = filter.terms.length ? await total() : undefined;
+  const countFirst = filter.terms.length ? await total(plan?.version) : undefined;
   const rows = countFirst === 0 ? [] : gathered ? await rowsByIds(gathered, query.sortBy) : await pageRows(query, filter);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const count = countFirst ?? (await total(rows[0]?.dataVersion));
   return {
-    posts: shown.map(serializePost),
-    ...listTotal(count, filter.terms.length > 0),
-    hasNextPage: rows.length > query.limit,
-    nextCursor: rows.length > query.limit && last ? encodeCursor(POST_ORDERS[query.sortBy], keyOf(query.sortBy, last)) : null,
+    version: rows[0]?.dataVersion,
+    list: {
+      posts: shown.map(serializePost),
+      ...listTotal(count, filter.terms.length > 0),
+      hasNextPage: rows.length > query.limit,
+      nextCursor: rows.length > query.limit && last ? encodeCursor(POST_ORDERS[query.sortBy], keyOf(query.sortBy, last)) : null,
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startApp, type TestApp } from "../support/app";
+import { startApp, type TestApp, testEngine } from "../support/app";
 import { sql } from "../support/sql";
 
 // Bounded search totals, cursors and deep pages (contract §6), on 12,000 seeded posts: enough
@@ -219,5 +219,78 @@ describe("deep pages", () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(app.output().match(/remembered positions/g)?.length ?? 0, before);
+  });
+});
+
+describe("one- and two-character terms", () => {
+  // Such terms are found through the trigrams that contain them once the index's vocabulary is
+  // read (lib/vocabulary.ts, SQLite), and by testing rows before that, or on PostgreSQL. The
+  // answers must be the oracle's either way, through writes that move the table's version.
+  const vocabularyReads = () => app.output().match(/read the search index's vocabulary/g)?.length ?? 0;
+  const like = (terms: string[]) => ({
+    where: terms.map(() => `"searchText" LIKE ?`).join(" AND "),
+    params: terms.map((t) => `%${t}%`),
+  });
+
+  async function check(search: string, label: string): Promise<number> {
+    const terms = search.split(" ");
+    for (const sortBy of ["latest", "top"] as const) {
+      const { where, params } = like(terms);
+      const expected = await oracle(sortBy, where, params);
+      const path = `/api/v1/posts?search=${encodeURIComponent(search.toUpperCase())}&sortBy=${sortBy}&limit=50`;
+      const { body } = await get(path);
+      assert.deepEqual(ids(body), expected.slice(0, 50), `${label}: ${path}`);
+      assert.deepEqual(
+        [body.pagination.total, body.pagination.totalIsExact],
+        expected.length > 10_000 ? [10_000, false] : [expected.length, true],
+        `${label}: ${path}`,
+      );
+      if (expected.length > 50 && expected.length <= 10_000) {
+        const last = Math.ceil(expected.length / 50);
+        const end = await get(`${path}&page=${last}`);
+        assert.deepEqual(ids(end.body), expected.slice((last - 1) * 50), `${label}: last page of ${path}`);
+      }
+    }
+    const { where, params } = like(terms);
+    return (await oracle("latest", where, params)).length;
+  }
+
+  // Absent from the seed ("q"), found in a few hundred posts ("x", "yb"), in none together
+  // ("x yb"), common ("e", "th ok"), and with a long term ("ok zapier").
+  const SEARCHES = ["q", "x", "yb", "x yb", "e", "th ok", "ok zapier", "zy"];
+
+  it("gives the oracle's rows and totals before and after the index's vocabulary is read", async () => {
+    const before = vocabularyReads();
+    const counts = new Map<string, number>();
+    for (let round = 0; round < 4; round++) {
+      for (const search of SEARCHES) counts.set(search, await check(search, `round ${round}`));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(counts.get("q"), 0, "the seed has no q");
+    assert.equal(counts.get("x yb"), 0, "x and yb never meet");
+    assert.ok((counts.get("x") ?? 0) > 50 && (counts.get("x") ?? 0) < 10_000, `x: ${counts.get("x")}`);
+    assert.ok((counts.get("e") ?? 0) > 10_000);
+    if (testEngine() === "sqlite") assert.ok(vocabularyReads() > before, "the vocabulary was read, and the last rounds used it");
+  });
+
+  it("stays exact when a write adds a term, and for a text too short to have a trigram", async () => {
+    const [first, second] = await oracle("latest");
+    assert.ok(first && second);
+    const setText = (id: string, title: string, content: string) =>
+      sql(app.databaseUrl, `UPDATE "Post" SET "title" = ?, "content" = ?, "searchText" = ? WHERE "id" = ?`, [title, content, `${title}\n${content}`, id]);
+    // Known absent, then read once so a vocabulary of this version is remembered.
+    await check("q", "before the write");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await check("q", "before the write, again");
+    // A write moves the version: the remembered vocabulary (no "q") must not be used.
+    await setText(first, "a quiet request", "");
+    assert.equal(await check("q", "right after the write"), 1);
+    // A title of one letter and no content: a text of two characters, in no trigram.
+    await setText(second, "q", "");
+    for (let round = 0; round < 4; round++) {
+      assert.equal(await check("q", `after the writes, round ${round}`), 2);
+      assert.equal(await check("qu", `after the writes, round ${round}`), 1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   });
 });

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { dialects } from "./dialect";
+import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
+
+const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, dataVersion: 7 });
+const shortText = (text: string): VocabularyRow => ({ term: null, doc: null, text, dataVersion: 7 });
+const versionOnly: VocabularyRow = { term: null, doc: null, text: null, dataVersion: 7 };
+
+describe("a short term's trigrams", () => {
+  it("are every trigram holding it, at any of its positions, with the rows they list", () => {
+    const vocabulary = vocabularyOf([trigram("axj", 2), trigram("xjo", 3), trigram("oxj", 4), trigram("abc", 100), versionOnly]);
+    assert.equal(vocabulary.version, 7);
+    assert.deepEqual(vocabulary.holders.get("xj"), { trigrams: ["axj", "xjo", "oxj"], postings: 9 });
+    assert.deepEqual(vocabulary.holders.get("x"), { trigrams: ["axj", "xjo", "oxj"], postings: 9 });
+    assert.deepEqual(vocabulary.holders.get("b"), { trigrams: ["abc"], postings: 100 });
+    assert.deepEqual(expansionsOf(vocabulary, ["xj", "dark", "b"]), new Map([["xj", ["axj", "xjo", "oxj"]], ["b", ["abc"]]]));
+  });
+
+  it("counts a trigram once for a term it holds twice", () => {
+    const vocabulary = vocabularyOf([trigram("aaa", 5), versionOnly]);
+    assert.deepEqual(vocabulary.holders.get("a"), { trigrams: ["aaa"], postings: 5 });
+    assert.deepEqual(vocabulary.holders.get("aa"), { trigrams: ["aaa"], postings: 5 });
+  });
+
+  it("are none for a term no trigram holds: no row can hold it", () => {
+    const vocabulary = vocabularyOf([trigram("abc"), versionOnly]);
+    assert.deepEqual(expansionsOf(vocabulary, ["q", "bc"]), new Map([["q", []], ["bc", ["abc"]]]));
+  });
+
+  it("are not asked for when a text too short for a trigram holds the term", () => {
+    const vocabulary = vocabularyOf([trigram("abc"), shortText("q\n"), versionOnly]);
+    assert.deepEqual(expansionsOf(vocabulary, ["q", "c"]), new Map([["c", ["abc"]]]));
+  });
+
+  it("are not asked for when they list too many rows or are too many: the rows are tested instead", () => {
+    const common = vocabularyOf([trigram("abc", EXPAND_POSTINGS), trigram("bcd", 1), versionOnly]);
+    assert.deepEqual(expansionsOf(common, ["bc", "ab"]), new Map([["ab", ["abc"]]]));
+    const letters = [..."abcdefghijklmnopqrstuvwxyz0123456789"];
+    const many = vocabularyOf([...letters.flatMap((a) => letters.map((b) => trigram(`${a}e${b}`))), versionOnly]);
+    assert.ok((many.holders.get("e")?.trigrams.length ?? 0) > EXPAND_TRIGRAMS);
+    assert.deepEqual(expansionsOf(many, ["e", "ae"]), new Map([["ae", letters.map((b) => `ae${b}`)]]));
+  });
+});
+
+describe("the vocabulary's statement", () => {
+  it("reads the trigrams, the short texts and the version in one statement on SQLite, and nothing on PostgreSQL", () => {
+    const sql = vocabularySql("Post", dialects.sqlite)?.sql.replace(/\s+/g, " ") ?? "";
+    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v LIMIT \?\) UNION ALL SELECT/);
+    assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, \(SELECT dv\."version"/);
+    assert.equal(vocabularySql("Post", dialects.postgres), null);
+  });
+});
+
+describe("expanded short terms on a real trigram index", () => {
+  // The same tokenizer and vocabulary table as the migrations, on texts of a small alphabet
+  // (so that terms meet often), some too short for a trigram: every term of one and two
+  // characters, alone and in pairs, must find through its trigrams exactly the rows that hold it.
+  const database = new Database(":memory:");
+  database.exec(`
+    CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
+    CREATE VIRTUAL TABLE "PostSearch" USING fts5("searchText", content='Post', content_rowid='seq', tokenize='trigram case_sensitive 1');
+    CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
+    CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
+    INSERT INTO "DataVersion" VALUES ('Post', 7);`);
+  const alphabet = [..."abé\nß"];
+  let state = 12345;
+  const random = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 16) % n;
+  };
+  const insert = database.prepare(`INSERT INTO "Post" ("searchText") VALUES (?)`);
+  for (let i = 0; i < 300; i++) {
+    const length = i % 20 === 0 ? 1 + random(2) : 3 + random(12);
+    insert.run(Array.from({ length }, () => alphabet[random(alphabet.length)]).join(""));
+  }
+  // Short texts whose terms no trigram holds: only the row test finds them.
+  for (const text of ["q", "xy"]) insert.run(text);
+  database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
+
+  const d = dialects.sqlite;
+  const statement = vocabularySql("Post", d);
+  assert.ok(statement);
+  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[]);
+  const holding = (terms: string[]) =>
+    (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${d.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map((r) => r.seq);
+
+  it("finds exactly the rows holding each term", () => {
+    const letters = alphabet.filter((c) => c !== "\n" && c !== " ");
+    const terms = [...letters, ...letters.flatMap((a) => letters.map((b) => a + b)), "q", "xy", "y", "qa"];
+    let expanded = 0;
+    let none = 0;
+    for (const a of terms) {
+      for (const search of [[a], [a, terms[(terms.indexOf(a) * 7) % terms.length] as string]]) {
+        const expansions = expansionsOf(vocabulary, search);
+        if ([...expansions.values()].some((trigrams) => !trigrams.length)) {
+          none++;
+          assert.deepEqual(holding(search), [], `${search}: no trigram holds a term, so no row does`);
+          continue;
+        }
+        if (expansions.size) expanded++;
+        const where = d.search("Post", "t", search, { expansions });
+        const found = database.prepare(`SELECT "seq" FROM "Post" t WHERE ${where.sql} ORDER BY "seq"`).all(...where.values) as { seq: number }[];
+        assert.deepEqual(
+          found.map((r) => r.seq),
+          holding(search),
+          search.join(" "),
+        );
+      }
+    }
+    assert.ok(expanded > 20 && none > 0, `expanded ${expanded}, none ${none}`);
+  });
+});

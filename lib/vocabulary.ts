@@ -1,0 +1,166 @@
+import "server-only";
+import { Prisma, read } from "./db";
+import { type Dialect, dialect, type Expansions, isShort, type SearchTable } from "./dialect";
+import { log } from "./log";
+import { rowType } from "./rows";
+import { dataVersionColumn, versionOf } from "./totals";
+
+// One- and two-character search terms through the trigram index. No trigram index can look up
+// a term shorter than a trigram, so such a search used to test every row (0.6 s at a million
+// posts on SQLite). But a row holds a short term exactly when it holds a trigram containing it,
+// or when its text is too short to have a trigram at all: "xj" is in every row that holds
+// "axj", "xjo", ..., and in no other. The index's vocabulary (its list of trigrams, each with
+// the number of rows holding it) therefore says which trigrams to ask for, and when no trigram
+// contains the term, that no row holds it. Reading the vocabulary reads the whole index (about
+// 3 s at a million posts), so it is read in the background, on a reader, and remembered for the
+// table's data version (lib/totals.ts): any write that can change a search moves the version,
+// and a search at another version tests rows as before while the vocabulary is read again.
+
+/** A short term's trigrams are asked for only while they list at most this many rows between them. */
+export const EXPAND_POSTINGS = 500_000;
+/** ...and only while there are at most this many of them: each is a phrase of the index's query. */
+export const EXPAND_TRIGRAMS = 100;
+/** At most this share of a reader's time goes to reading vocabularies, however often the table changes. */
+const BUILD_SHARE = 0.1;
+/** A vocabulary with more trigrams than this is not kept (about 50 MB of memory). */
+const MAX_TRIGRAMS = 1_000_000;
+
+/** The trigrams that contain a short term, and how many rows they list between them. */
+interface Holders {
+  trigrams: string[];
+  postings: number;
+}
+
+export interface Vocabulary {
+  version: number;
+  /** Every one- and two-character string that occurs in a trigram of the index. */
+  holders: Map<string, Holders>;
+  /** Every one- and two-character string of the texts too short to have a trigram. */
+  inShortTexts: Set<string>;
+}
+
+/** A row of the vocabulary's statement: a trigram with its row count, or a short text, or only the version. */
+export interface VocabularyRow {
+  term: string | null;
+  doc: number | null;
+  text: string | null;
+  dataVersion: number;
+}
+
+/** The one- and two-character substrings of a text. */
+function shortSubstrings(text: string): Set<string> {
+  const chars = [...text];
+  const found = new Set<string>(chars);
+  for (let i = 0; i + 1 < chars.length; i++) found.add(chars[i] + (chars[i + 1] as string));
+  return found;
+}
+
+/** The vocabulary from its statement's rows (all of one version). */
+export function vocabularyOf(rows: VocabularyRow[]): Vocabulary {
+  const holders = new Map<string, Holders>();
+  const inShortTexts = new Set<string>();
+  for (const row of rows) {
+    if (row.text !== null) for (const part of shortSubstrings(row.text)) inShortTexts.add(part);
+    if (row.term === null) continue;
+    for (const part of shortSubstrings(row.term)) {
+      const entry = holders.get(part);
+      if (entry) {
+        entry.trigrams.push(row.term);
+        entry.postings += row.doc ?? 0;
+      } else holders.set(part, { trigrams: [row.term], postings: row.doc ?? 0 });
+    }
+  }
+  return { version: rows[0]?.dataVersion ?? -1, holders, inShortTexts };
+}
+
+/**
+ * The short terms of `terms` that the index can serve, each with its trigrams (none: no row
+ * holds it). A term that a text too short for a trigram holds is left to the row test, and so
+ * is a common one: its trigrams would list more rows than testing rows costs (a walk of the
+ * sort order finds a common term's page in a few rows).
+ */
+export function expansionsOf(vocabulary: Vocabulary, terms: string[]): Map<string, string[]> {
+  const expansions = new Map<string, string[]>();
+  for (const term of terms.filter(isShort)) {
+    if (vocabulary.inShortTexts.has(term)) continue;
+    const holders = vocabulary.holders.get(term);
+    if (!holders) expansions.set(term, []);
+    else if (holders.postings <= EXPAND_POSTINGS && holders.trigrams.length <= EXPAND_TRIGRAMS) expansions.set(term, holders.trigrams);
+  }
+  return expansions;
+}
+
+/** The statement that reads a table's vocabulary, its short texts and its version, as of one moment. */
+export function vocabularySql(table: SearchTable, d: Dialect = dialect): Prisma.Sql | null {
+  const trigrams = d.vocabulary(table);
+  if (!trigrams) return null;
+  const version = dataVersionColumn(table);
+  // A text of two characters takes at most 8 bytes: octet_length reads no text to rule out the rest.
+  return Prisma.sql`
+    SELECT * FROM (SELECT v."term", v."doc", NULL AS "text", ${version} FROM (${trigrams}) v LIMIT ${MAX_TRIGRAMS + 1})
+    UNION ALL
+    SELECT NULL, NULL, t."searchText", ${version} FROM ${Prisma.raw(`"${table}"`)} t
+      WHERE octet_length(t."searchText") < 9 AND length(t."searchText") < 3
+    UNION ALL
+    SELECT NULL, NULL, NULL, ${version}`;
+}
+
+const vocabularyRow = rowType<VocabularyRow>({ doc: "int", dataVersion: "int" });
+
+const remembered = new Map<SearchTable, Vocabulary>();
+const building = new Set<SearchTable>();
+/** When each table may next be read, so that reading stays within BUILD_SHARE of a reader. */
+const nextBuild = new Map<SearchTable, number>();
+
+/** Reads a table's vocabulary in the background, unless a read is under way or was too recent. */
+function build(table: SearchTable, sql: Prisma.Sql): void {
+  if (building.has(table) || Date.now() < (nextBuild.get(table) ?? 0)) return;
+  building.add(table);
+  const started = Date.now();
+  read(sql, vocabularyRow)
+    .then((rows) => {
+      const took = Date.now() - started;
+      nextBuild.set(table, Date.now() + took / BUILD_SHARE);
+      if (rows.filter((row) => row.term !== null).length > MAX_TRIGRAMS) {
+        remembered.delete(table);
+        log("warn", "the search index has too many trigrams to remember; short terms test every row", { table, trigrams: rows.length });
+        return;
+      }
+      const vocabulary = vocabularyOf(rows);
+      remembered.set(table, vocabulary);
+      log("info", "read the search index's vocabulary", { table, trigrams: rows.length - 1, version: vocabulary.version, ms: took });
+    })
+    .catch((error: unknown) =>
+      log("warn", "reading the search index's vocabulary failed; short terms test every row", {
+        table,
+        reason: error instanceof Error ? error.message : String(error),
+      }),
+    )
+    .finally(() => building.delete(table));
+}
+
+/** Short terms the index serves, at the table version `version` they hold for. */
+export interface ShortTermPlan {
+  version: number;
+  expansions: Expansions;
+}
+
+/**
+ * How the index serves a search's short terms at the table's current version, or null: no
+ * short term, an engine whose index lists no vocabulary, or none remembered for this version
+ * (one is then read in the background). The plan holds only while the table stays at its
+ * version: the caller checks that what it read was of that version.
+ */
+export async function planShortTerms(table: SearchTable, terms: string[]): Promise<ShortTermPlan | null> {
+  if (!terms.some(isShort)) return null;
+  const sql = vocabularySql(table);
+  if (!sql) return null;
+  const version = await versionOf(table);
+  const vocabulary = remembered.get(table);
+  if (vocabulary?.version !== version) {
+    build(table, sql);
+    return null;
+  }
+  const expansions = expansionsOf(vocabulary, terms);
+  return expansions.size ? { version, expansions } : null;
+}
