@@ -287,10 +287,12 @@ describe("one- and two-character terms", () => {
     assert.equal(await check("q", "right after the write"), 1);
     // A title of one letter and no content: a text of two characters, in no trigram.
     await setText(second, "q", "");
+    const before = vocabularyReads();
     for (let round = 0; round < 4; round++) {
       assert.equal(await check("q", `after the writes, round ${round}`), 2);
       assert.equal(await check("qu", `after the writes, round ${round}`), 1);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    if (testEngine() === "sqlite") assert.ok(vocabularyReads() > before, "a vocabulary of the new version was read, and used");
   });
 });
