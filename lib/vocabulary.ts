@@ -22,8 +22,12 @@ export const EXPAND_POSTINGS = 500_000;
 export const EXPAND_TRIGRAMS = 100;
 /** At most this share of a reader's time goes to reading vocabularies, however often the table changes. */
 const BUILD_SHARE = 0.1;
-/** A vocabulary with more trigrams than this is not kept (about 50 MB of memory). */
-const MAX_TRIGRAMS = 1_000_000;
+/**
+ * A vocabulary with more trigrams than this is not kept: about 20 MB of memory (the server's
+ * heap is capped at 192 MB). Text in one or two alphabets has far fewer: the seed's million
+ * posts hold about 1,300.
+ */
+const MAX_TRIGRAMS = 200_000;
 
 /** The trigrams that contain a short term, and how many rows they list between them. */
 interface Holders {
@@ -33,6 +37,8 @@ interface Holders {
 
 export interface Vocabulary {
   version: number;
+  /** How many trigrams the index holds. */
+  trigrams: number;
   /** Every one- and two-character string that occurs in a trigram of the index. */
   holders: Map<string, Holders>;
   /** Every one- and two-character string of the texts too short to have a trigram. */
@@ -59,9 +65,11 @@ function shortSubstrings(text: string): Set<string> {
 export function vocabularyOf(rows: VocabularyRow[]): Vocabulary {
   const holders = new Map<string, Holders>();
   const inShortTexts = new Set<string>();
+  let trigrams = 0;
   for (const row of rows) {
     if (row.text !== null) for (const part of shortSubstrings(row.text)) inShortTexts.add(part);
     if (row.term === null) continue;
+    trigrams++;
     for (const part of shortSubstrings(row.term)) {
       const entry = holders.get(part);
       if (entry) {
@@ -70,7 +78,7 @@ export function vocabularyOf(rows: VocabularyRow[]): Vocabulary {
       } else holders.set(part, { trigrams: [row.term], postings: row.doc ?? 0 });
     }
   }
-  return { version: rows[0]?.dataVersion ?? -1, holders, inShortTexts };
+  return { version: rows[0]?.dataVersion ?? -1, trigrams, holders, inShortTexts };
 }
 
 /**
@@ -119,16 +127,14 @@ function build(table: SearchTable, sql: Prisma.Sql): void {
   const started = Date.now();
   read(sql, vocabularyRow)
     .then((rows) => {
-      const took = Date.now() - started;
-      nextBuild.set(table, Date.now() + took / BUILD_SHARE);
-      if (rows.filter((row) => row.term !== null).length > MAX_TRIGRAMS) {
+      if (rows.reduce((n, row) => n + (row.term === null ? 0 : 1), 0) > MAX_TRIGRAMS) {
         remembered.delete(table);
-        log("warn", "the search index has too many trigrams to remember; short terms test every row", { table, trigrams: rows.length });
+        log("warn", "the search index has too many trigrams to remember; short terms test every row", { table, limit: MAX_TRIGRAMS });
         return;
       }
       const vocabulary = vocabularyOf(rows);
       remembered.set(table, vocabulary);
-      log("info", "read the search index's vocabulary", { table, trigrams: rows.length - 1, version: vocabulary.version, ms: took });
+      log("info", "read the search index's vocabulary", { table, trigrams: vocabulary.trigrams, version: vocabulary.version, ms: Date.now() - started });
     })
     .catch((error: unknown) =>
       log("warn", "reading the search index's vocabulary failed; short terms test every row", {
@@ -136,7 +142,11 @@ function build(table: SearchTable, sql: Prisma.Sql): void {
         reason: error instanceof Error ? error.message : String(error),
       }),
     )
-    .finally(() => building.delete(table));
+    .finally(() => {
+      // A read that failed (one past the reader's time budget, say) waits as long as one that did not.
+      nextBuild.set(table, Date.now() + (Date.now() - started) / BUILD_SHARE);
+      building.delete(table);
+    });
 }
 
 /** Short terms the index serves, at the table version `version` they hold for. */
@@ -148,10 +158,9 @@ export interface ShortTermPlan {
 /**
  * How the index serves a search's short terms at the table's current version, or null: no
  * short term, an engine whose index lists no vocabulary, or none remembered for this version
- * (one is then read in the background). The plan holds only while the table stays at its
- * version: the caller checks that what it read was of that version.
+ * (one is then read in the background).
  */
-export async function planShortTerms(table: SearchTable, terms: string[]): Promise<ShortTermPlan | null> {
+async function planShortTerms(table: SearchTable, terms: string[]): Promise<ShortTermPlan | null> {
   if (!terms.some(isShort)) return null;
   const sql = vocabularySql(table);
   if (!sql) return null;
@@ -163,4 +172,33 @@ export async function planShortTerms(table: SearchTable, terms: string[]): Promi
   }
   const expansions = expansionsOf(vocabulary, terms);
   return expansions.size ? { version, expansions } : null;
+}
+
+/** A list, and the table version its last read saw, if that read carried it. */
+export interface Listed<L> {
+  list: L;
+  version?: number;
+}
+
+/**
+ * A search's list, read with the short terms' plan when one holds: `list(plan)` reads it with
+ * the plan, `list()` without, and `nothing` is the list when a term is in no row. The plan
+ * holds for its version only. Versions only move forward, so if the last read still saw that
+ * version, so did every read before it; otherwise a write came in between, and the list is
+ * read again without the plan.
+ */
+export async function listWithShortTerms<L>(
+  table: SearchTable,
+  terms: string[],
+  nothing: () => L,
+  list: (plan?: ShortTermPlan) => Promise<Listed<L>>,
+): Promise<L> {
+  const plan = await planShortTerms(table, terms);
+  if (plan) {
+    // A short term that no row holds: nothing matches, as of the version just read.
+    if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) return nothing();
+    const listed = await list(plan);
+    if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
+  }
+  return (await list()).list;
 }

@@ -1,12 +1,13 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect } from "../dialect";
+import { type Dialect, dialect, type Expansions } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
-import type { ListChangelogsQuery } from "./schemas";
+import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
+import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
 // Drafts first ("Draft" sorts before "Published"), each group newest first by sortAt
@@ -26,7 +27,7 @@ type ListedRow = ChangelogRow & VersionedRow & { sortAt: Date };
 const listedRow = rowType<ListedRow>({ ...TIMES, sortAt: "time", dataVersion: "int" });
 const labelRow = rowType<{ changelogId: string; name: string }>({});
 
-export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect, start?: Prisma.Sql): Prisma.Sql {
+export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect, start?: Prisma.Sql, expansions?: Expansions): Prisma.Sql {
   const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.status) conditions.push(Prisma.sql`t."status" = ${query.status}`);
@@ -40,7 +41,7 @@ export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect,
     );
   }
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0 }));
+  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0, expansions }));
   return where(conditions);
 }
 
@@ -66,28 +67,46 @@ export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prism
     FROM "Changelog" t ${where} ORDER BY ${orderBy(SORT, "t")} LIMIT ${limit} OFFSET ${offset}`;
 }
 
-export async function listChangelogs(query: ListChangelogsQuery) {
-  const where = changelogWhere(query);
+/** A page of the changelog list, as the API shows it. */
+export interface ChangelogList {
+  changelogs: ChangelogRecord[];
+  total: number;
+  totalIsExact: boolean;
+  hasNextPage: boolean;
+  nextCursor: string | null;
+}
+
+export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogList> {
+  const terms = searchTerms(query.search);
+  const nothing = (): ChangelogList => ({ changelogs: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
+  return listWithShortTerms("Changelog", terms, nothing, (plan) => listWith(query, terms.length > 0, plan));
+}
+
+/** The list; its count may read after its page, so the version its last read saw is not known here. */
+async function listWith(query: ListChangelogsQuery, search: boolean, plan?: ShortTermPlan): Promise<Listed<ChangelogList>> {
+  const expansions = plan?.expansions;
+  const where = changelogWhere(query, dialect, undefined, expansions);
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
   // One row more than shown says whether a next page exists. The page first: its rows carry
   // the table's version, so a cached total costs no query.
-  const rows = await read(pageSql(start ? changelogWhere(query, dialect, start) : where, query.limit + 1, offset), listedRow);
+  const rows = await read(pageSql(start ? changelogWhere(query, dialect, start, expansions) : where, query.limit + 1, offset), listedRow);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
-  const search = searchTerms(query.search).length > 0;
   const count = await exactTotal(
     "Changelog",
     where,
     () => readCount(search ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${where}`) : Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`),
-    rows[0]?.dataVersion,
+    rows[0]?.dataVersion ?? plan?.version,
   );
   const labels = await labelsOf(shown.map((r) => r.id));
   return {
-    changelogs: shown.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
-    ...listTotal(count, search),
-    hasNextPage: rows.length > query.limit,
-    nextCursor: rows.length > query.limit && last ? encodeCursor(SORT, [last.status, last.sortAt, last.id]) : null,
+    list: {
+      changelogs: shown.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
+      ...listTotal(count, search),
+      hasNextPage: rows.length > query.limit,
+      nextCursor: rows.length > query.limit && last ? encodeCursor(SORT, [last.status, last.sortAt, last.id]) : null,
+    },
   };
 }
 

@@ -6,9 +6,9 @@ import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
-import { boundedCount, dataVersionColumn, exactTotal, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow, versionOf } from "../totals";
-import { planShortTerms, type ShortTermPlan } from "../vocabulary";
-import type { ListPostsQuery } from "./schemas";
+import { boundedCount, dataVersionColumn, exactTotal, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
+import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
+import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
 
@@ -192,25 +192,23 @@ async function readPage(
   return (await pageByWalking(walk, dialect, tableRows, rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
 }
 
-export async function listPosts(query: ListPostsQuery) {
-  const terms = searchTerms(query.search);
-  const plan = await planShortTerms("Post", terms);
-  if (plan) {
-    // A short term that no row holds: nothing matches, as of the version just read.
-    if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) {
-      return { posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null };
-    }
-    const listed = await listWith(query, terms, plan);
-    // The plan holds for its version. Versions only move forward, so if the last read (the
-    // page's, whose rows carry the version, or else one more) still saw that version, so did
-    // every read before it. Otherwise a write came in between: list again without the plan.
-    if ((listed.version ?? (await versionOf("Post"))) === plan.version) return listed.list;
-  }
-  return (await listWith(query, terms)).list;
+/** A page of the post list, as the API shows it. */
+export interface PostList {
+  posts: PostRecord[];
+  total: number;
+  totalIsExact: boolean;
+  hasNextPage: boolean;
+  nextCursor: string | null;
 }
 
-/** The list, and the table version its page was read at (none when the page has no rows). */
-async function listWith(query: ListPostsQuery, terms: string[], plan?: ShortTermPlan) {
+export function listPosts(query: ListPostsQuery): Promise<PostList> {
+  const terms = searchTerms(query.search);
+  const nothing = (): PostList => ({ posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
+  return listWithShortTerms("Post", terms, nothing, (plan) => listWith(query, terms, plan));
+}
+
+/** The list, and the table version its page was read at (the last read; none when the page has no rows). */
+async function listWith(query: ListPostsQuery, terms: string[], plan?: ShortTermPlan): Promise<Listed<PostList>> {
   const rare = await rareTerm(dialect, "Post", terms);
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions });
   // The page's ids, when counting the search gathered them (countAndPageSql).

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { startApp, type TestApp, testEngine } from "../support/app";
+import { logLines, startApp, type TestApp, testEngine } from "../support/app";
 import { sql } from "../support/sql";
 
 // Bounded search totals, cursors and deep pages (contract §6), on 12,000 seeded posts: enough
@@ -226,7 +226,7 @@ describe("one- and two-character terms", () => {
   // Such terms are found through the trigrams that contain them once the index's vocabulary is
   // read (lib/vocabulary.ts, SQLite), and by testing rows before that, or on PostgreSQL. The
   // answers must be the oracle's either way, through writes that move the table's version.
-  const vocabularyReads = () => app.output().match(/read the search index's vocabulary/g)?.length ?? 0;
+  const vocabularyReads = (table = "Post") => logLines(app, "read the search index's vocabulary").filter((line) => line.table === table).length;
   const like = (terms: string[]) => ({
     where: terms.map(() => `"searchText" LIKE ?`).join(" AND "),
     params: terms.map((t) => `%${t}%`),
@@ -294,5 +294,28 @@ describe("one- and two-character terms", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (testEngine() === "sqlite") assert.ok(vocabularyReads() > before, "a vocabulary of the new version was read, and used");
+  });
+
+  it("gives the oracle's changelogs, with a status filter and without", async () => {
+    const before = vocabularyReads("Changelog");
+    for (let round = 0; round < 4; round++) {
+      for (const [search, filter] of [["q", ""], ["x", ""], ["x", "&status=Draft"], ["e", ""], ["ok zy", ""]] as const) {
+        const terms = search.split(" ");
+        const expected = (
+          await sql<{ id: string }>(
+            app.databaseUrl,
+            `SELECT "id" FROM "Changelog" WHERE ${terms.map(() => `"searchText" LIKE ?`).join(" AND ")}${filter ? ` AND "status" = 'Draft'` : ""}
+             ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`,
+            terms.map((t) => `%${t}%`),
+          )
+        ).map((r) => r.id);
+        const path = `/api/v1/changelogs?search=${encodeURIComponent(search)}&limit=100${filter}`;
+        const { body } = await get(path);
+        assert.deepEqual(ids(body), expected.slice(0, 100), path);
+        assert.equal(body.pagination.total, Math.min(expected.length, 10_000), path);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (testEngine() === "sqlite") assert.ok(vocabularyReads("Changelog") > before, "the changelogs' vocabulary was read, and used");
   });
 });
