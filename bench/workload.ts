@@ -179,7 +179,7 @@ function noMatchTerms(): Dimension {
   };
 }
 
-/** Terms of one or two letters: what no trigram index can serve. */
+/** Terms of one or two letters: what no trigram index can look up by itself (lib/vocabulary.ts). */
 function shortTerms(): string[] {
   const letters = [..."abcdefghijklmnopqrstuvwxyz"];
   return [...letters, ...letters.flatMap((a) => letters.map((b) => a + b))];
@@ -253,7 +253,7 @@ export const VARIED_SCENARIOS: VariedScenario[] = [
   },
   {
     name: "varied-short-term",
-    label: "search only 1-2 letter terms (one or two of them): no trigram index helps",
+    label: "search only 1-2 letter terms (one or two of them): no trigram index finds them by themselves",
     fastTarget: false,
     space: () => {
       const terms = shortTerms();
