@@ -29,6 +29,14 @@ export function boundedCount(select: Prisma.Sql, limit = SEARCH_TOTAL_LIMIT): Pr
   return Prisma.sql`SELECT count(*) AS "total" FROM (${select} LIMIT ${limit + 1}) counted`;
 }
 
+/** A page of a list as the API shows it: its records under `Key`, the total, and whether more follow. */
+export type ListPage<Key extends string, R> = { [key in Key]: R[] } & {
+  total: number;
+  totalIsExact: boolean;
+  hasNextPage: boolean;
+  nextCursor: string | null;
+};
+
 /** A list's total as shown: a search's count is bounded, anything else's exact. */
 export function listTotal(count: number, search: boolean): { total: number; totalIsExact: boolean } {
   return search && count > SEARCH_TOTAL_LIMIT

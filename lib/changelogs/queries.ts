@@ -5,7 +5,7 @@ import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
-import { boundedCount, dataVersionColumn, exactTotal, listTotal, type VersionedRow } from "../totals";
+import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
 import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
@@ -68,13 +68,7 @@ export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prism
 }
 
 /** A page of the changelog list, as the API shows it. */
-export interface ChangelogList {
-  changelogs: ChangelogRecord[];
-  total: number;
-  totalIsExact: boolean;
-  hasNextPage: boolean;
-  nextCursor: string | null;
-}
+export type ChangelogList = ListPage<"changelogs", ChangelogRecord>;
 
 export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogList> {
   const terms = searchTerms(query.search);

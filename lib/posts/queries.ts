@@ -6,7 +6,7 @@ import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
-import { boundedCount, dataVersionColumn, exactTotal, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
+import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
 import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
@@ -193,13 +193,7 @@ async function readPage(
 }
 
 /** A page of the post list, as the API shows it. */
-export interface PostList {
-  posts: PostRecord[];
-  total: number;
-  totalIsExact: boolean;
-  hasNextPage: boolean;
-  nextCursor: string | null;
-}
+export type PostList = ListPage<"posts", PostRecord>;
 
 export function listPosts(query: ListPostsQuery): Promise<PostList> {
   const terms = searchTerms(query.search);
