@@ -11,8 +11,8 @@ import { dataVersionColumn, versionOf } from "./totals";
 // or when its text is too short to have a trigram at all: "xj" is in every row that holds
 // "axj", "xjo", ..., and in no other. The index's vocabulary (its list of trigrams, each with
 // the number of rows holding it) therefore says which trigrams to ask for, and when no trigram
-// contains the term, that no row holds it. Reading the vocabulary reads the whole index (about
-// 3 s at a million posts), so it is read in the background, on a reader, and remembered for the
+// contains the term, that no row holds it. Reading the vocabulary reads the whole index
+// (3-6 s at a million posts), so it is read in the background, on a reader, and remembered for the
 // table's data version (lib/totals.ts): any write that can change a search moves the version,
 // and a search at another version tests rows as before while the vocabulary is read again.
 
