@@ -53,6 +53,12 @@ export function keepsPreparedStatements(url: string): boolean {
   }
 }
 
+/**
+ * Prisma's CLI. A migration may build an index over every row (a minute or more at a million
+ * posts), so its statements have no time limit; waiting for a lock still has one.
+ */
 export function createMigrationAdapter() {
-  return createAdapter();
+  const url = env().DATABASE_URL;
+  if (engineOf(url) === "sqlite") return createAdapter(url);
+  return new PrismaPg({ ...postgresPoolConfig(url), statement_timeout: 0, query_timeout: undefined });
 }

@@ -12,9 +12,10 @@ import type { ColumnKind } from "./rows";
 export type SearchTable = "Post" | "Changelog";
 
 /**
- * Terms of one or two characters that the trigram index serves after all (lib/vocabulary.ts):
- * each with the trigrams of the index that contain it, whose rows are exactly the rows holding
- * the term. An empty list: no row holds it.
+ * Terms of one or two characters that an index serves after all (lib/vocabulary.ts): each with
+ * the keys of the index whose rows are exactly the rows holding the term. On SQLite, the
+ * trigrams of the trigram index that contain it (an empty list: no row holds it); on
+ * PostgreSQL, the term itself, a key of the index of one- and two-character substrings.
  */
 export type Expansions = ReadonlyMap<string, readonly string[]>;
 
@@ -48,6 +49,12 @@ export interface Dialect {
    * null where the engine cannot list them.
    */
   vocabulary(table: SearchTable): Prisma.Sql | null;
+  /**
+   * The one- and two-character substrings common enough for the planner's statistics to list,
+   * each with its share of the table's rows ("term", "share"), or null where short terms are
+   * not indexed by themselves.
+   */
+  shortTermShares(table: SearchTable): Prisma.Sql | null;
   /**
    * Ends a SELECT that reads a row the transaction is about to change, so no other writer can
    * change it in between. SQLite needs nothing: it has one writer at a time, and a transaction
@@ -159,6 +166,7 @@ export const sqlite: Dialect = {
   },
   // An fts5vocab table over the index (the search_vocabulary migration).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
+  shortTermShares: () => null,
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
   fence: Prisma.empty,
   decode: {
@@ -190,18 +198,31 @@ const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bo
 export const postgres: Dialect = {
   engine: "postgres",
   contains: containsWith("strpos"),
-  search(_table, alias, terms) {
+  search(_table, alias, terms, { expansions } = {}) {
     // LIKE with every wildcard escaped is a literal substring test that pg_trgm (an index on
-    // the column itself) can serve.
-    return Prisma.join(
-      terms.map((t) => Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`),
-      " AND ",
+    // the column itself) can serve. It cannot serve a term shorter than a trigram, and its
+    // planner then reads the whole index for it, so such a term is tested with strpos; and
+    // where it is rare enough (lib/vocabulary.ts), it is also found through the index of
+    // one- and two-character substrings (the short_term_index migration). That index's
+    // expression is costly to compute row by row, so a common term is left to strpos alone.
+    const conditions = terms.map((t) =>
+      isShort(t) ? Prisma.sql`strpos(${searchText(alias)}, ${t}) > 0` : Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`,
     );
+    const keys = [...new Set(terms.flatMap((t) => (isShort(t) ? (expansions?.get(t) ?? []) : [])))];
+    if (keys.length) conditions.push(Prisma.sql`"search_short_grams"(${searchText(alias)}) @> ARRAY[${Prisma.join(keys)}]::text[]`);
+    return Prisma.join(conditions, " AND ");
   },
   plansSearchByHand: false,
   matches: () => null,
   // pg_trgm's GIN index offers no list of its keys.
   vocabulary: () => null,
+  // The statistics ANALYZE keeps of the short-term index's expression: its most common
+  // elements and their shares (the list of shares ends with three more figures, not elements').
+  shortTermShares: (table) =>
+    Prisma.sql`
+      SELECT e."term", e."share" FROM pg_stats s,
+        unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs") AS e("term", "share")
+      WHERE s."schemaname" = current_schema() AND s."tablename" = ${`${table}_searchText_short_idx`} AND e."term" IS NOT NULL`,
   lockRow: Prisma.raw(" FOR UPDATE"),
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
   writesInWith: true,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { dialects } from "./dialect";
-import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
+import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, INDEX_SHARE, indexedShortTerms, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
 
 const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, dataVersion: 7 });
 const shortText = (text: string): VocabularyRow => ({ term: null, doc: null, text, dataVersion: 7 });
@@ -50,6 +50,42 @@ describe("the vocabulary's statement", () => {
     assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v LIMIT \?\) UNION ALL SELECT/);
     assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, \(SELECT dv\."version"/);
     assert.equal(vocabularySql("Post", dialects.postgres), null);
+  });
+});
+
+describe("short terms on PostgreSQL", () => {
+  it("go through the index of short substrings when the statistics call them rare or do not list them", () => {
+    const shares = new Map([
+      ["e", 0.95],
+      ["av", INDEX_SHARE / 3],
+      ["ob", INDEX_SHARE],
+    ]);
+    assert.deepEqual(
+      indexedShortTerms(shares, ["e", "av", "ob", "xj", "okta"]),
+      new Map([
+        ["av", ["av"]],
+        ["xj", ["xj"]],
+      ]),
+    );
+    assert.deepEqual(indexedShortTerms(new Map(), ["e", "okta"]), new Map([["e", ["e"]]]), "with no statistics, every short term");
+  });
+
+  it("are tested with strpos, and the indexed ones also through the index's expression, which a common one never is", () => {
+    const where = dialects.postgres.search("Post", "t", ["okta", "e", "xj", "q"], { expansions: new Map([["xj", ["xj"]], ["q", ["q"]]]) });
+    assert.equal(
+      where.sql,
+      `t."searchText" LIKE ? ESCAPE '\\' AND strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?,?]::text[]`,
+    );
+    assert.deepEqual(where.values, ["%okta%", "e", "xj", "q", "xj", "q"]);
+    const common = dialects.postgres.search("Post", "t", ["e", "a"]);
+    assert.doesNotMatch(common.sql, /search_short_grams|LIKE/);
+  });
+
+  it("are classed by the statistics of the index's expression on PostgreSQL, and by the vocabulary on SQLite", () => {
+    const sql = dialects.postgres.shortTermShares("Changelog");
+    assert.match(sql?.sql ?? "", /FROM pg_stats s,\s+unnest\(s\."most_common_elems"::text::text\[\], s\."most_common_elem_freqs"\)/);
+    assert.deepEqual(sql?.values, ["Changelog_searchText_short_idx"]);
+    assert.equal(dialects.sqlite.shortTermShares("Changelog"), null);
   });
 });
 
