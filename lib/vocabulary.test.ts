@@ -54,20 +54,26 @@ describe("the vocabulary's statement", () => {
 });
 
 describe("short terms on PostgreSQL", () => {
-  it("go through the index of short substrings when the statistics call them rare or do not list them", () => {
+  it("go through the index of short substrings when the statistics call them rare together, or do not list one", () => {
     const shares = new Map([
       ["e", 0.95],
       ["av", INDEX_SHARE / 3],
       ["ob", INDEX_SHARE],
+      ["ct", 0.3],
+      ["rp", 0.3],
     ]);
-    assert.deepEqual(
-      indexedShortTerms(shares, ["e", "av", "ob", "xj", "okta"]),
-      new Map([
-        ["av", ["av"]],
-        ["xj", ["xj"]],
-      ]),
-    );
-    assert.deepEqual(indexedShortTerms(new Map(), ["e", "okta"]), new Map([["e", ["e"]]]), "with no statistics, every short term");
+    const keys = (terms: string[]) => [...indexedShortTerms(shares, terms).entries()];
+    assert.deepEqual(keys(["av"]), [["av", ["av"]]]);
+    assert.deepEqual(keys(["xj"]), [["xj", ["xj"]]], "a term the statistics do not list");
+    assert.deepEqual(keys(["e"]), []);
+    assert.deepEqual(keys(["ob"]), [], "a share of INDEX_SHARE is common");
+    assert.deepEqual(keys(["ct", "rp"]), [["ct", ["ct"]], ["rp", ["rp"]]], "two common terms, rare together");
+    assert.deepEqual(keys(["e", "ct"]), []);
+    assert.deepEqual(keys(["e", "xj"]), [["e", ["e"]], ["xj", ["xj"]]]);
+    assert.deepEqual(keys(["okta", "av"]), [], "a longer term is found through the trigram index");
+    assert.deepEqual(keys(["okta", "av", "xj"]), [["av", ["av"]], ["xj", ["xj"]]], "unless a short one is not listed");
+    assert.deepEqual(keys(["okta"]), []);
+    assert.deepEqual([...indexedShortTerms(new Map(), ["e"]).keys()], ["e"], "with no statistics, every short term");
   });
 
   it("are tested with strpos, and the indexed ones also through the index's expression, which a common one never is", () => {

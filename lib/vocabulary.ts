@@ -162,12 +162,16 @@ export interface ShortTermPlan {
 // migration) finds a short term's rows exactly, and a term in no row at once. It is no help
 // for a common term: its rows are many, the walk of the sort order finds a page in a few of
 // them, and a bounded count is found in a short prefix of the table; and where the planner
-// chooses to test rows by the index's expression, each test costs about 35 µs. So a short
-// term goes through the index only while the planner's statistics say it is in fewer than a
-// tenth of the rows (at a million posts, a count through the index took 40-50 ms for terms in
-// 4-14% of rows against 30-130 ms by testing rows, and 54 ms against 14 ms for one in 32%).
+// chooses to test rows by the index's expression, each test costs about 35 µs. So the short
+// terms go through the index only while the planner's statistics say that together they are
+// in fewer than a tenth of the rows (their shares multiplied, as the planner does; at a million
+// posts a count through the index took 40-50 ms for a term in 4-14% of the rows against
+// 30-130 ms by testing rows, and 54 ms against 14 ms for one in 32%). Two common terms can be
+// rare together ("ct rp": 0.7%), and their count tested most of the table (0.6 s). With a
+// longer term, the trigram index finds that term's rows and the short terms are tested on
+// them, unless one of them is too rare for the statistics to list.
 
-/** A short term in fewer than this share of a table's rows is found through PostgreSQL's index of short substrings. */
+/** Short terms together in fewer than this share of a table's rows are found through PostgreSQL's index of short substrings. */
 export const INDEX_SHARE = 0.1;
 /** How long the planner's statistics of short terms are used before they are read again (ANALYZE renews them). */
 const SHARES_TTL_MS = 5 * 60_000;
@@ -176,11 +180,14 @@ const SHARES_RETRY_MS = 30_000;
 
 /**
  * The short terms of `terms` to find through the index of short substrings, each its own key:
- * those the statistics list with a share under INDEX_SHARE, and those they do not list (rarer
- * than every term they list, or not yet analyzed).
+ * all of them or none. A term the statistics do not list has a share of 0 (it is rarer than
+ * every term they list, or the table was not analyzed yet).
  */
 export function indexedShortTerms(shares: ReadonlyMap<string, number>, terms: string[]): Map<string, string[]> {
-  return new Map(terms.filter((t) => isShort(t) && (shares.get(t) ?? 0) < INDEX_SHARE).map((t) => [t, [t]]));
+  const short = terms.filter(isShort);
+  const share = short.reduce((product, t) => product * (shares.get(t) ?? 0), 1);
+  const indexed = short.length && (short.length === terms.length ? share < INDEX_SHARE : share === 0);
+  return new Map(indexed ? short.map((t) => [t, [t]]) : []);
 }
 
 const shareRow = rowType<{ term: string; share: number }>({ share: "int" });

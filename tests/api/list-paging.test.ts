@@ -297,6 +297,36 @@ describe("one- and two-character terms", () => {
     if (testEngine() === "sqlite") assert.ok(vocabularyReads() > before, "a vocabulary of the new version was read, and used");
   });
 
+  it("finds rare characters through the index: its vocabulary on SQLite, its short substrings on PostgreSQL", async () => {
+    // Sixty posts whose whole text is drawn from an alphabet the seed never uses, so every one-
+    // and two-character term of it is rare: not in PostgreSQL's statistics, so found through
+    // the index of short substrings (search_short_grams), and on SQLite through the trigrams
+    // that contain it once the vocabulary of this version is read.
+    const alphabet = ["é", "ø", "ñ", '"', " ", "\n"];
+    let state = 7;
+    const random = () => {
+      state = (state * 48271) % 2147483647;
+      return state / 2147483647;
+    };
+    for (const id of (await oracle("latest")).slice(100, 160)) {
+      const title = Array.from({ length: 1 + Math.floor(random() * 10) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      await sql(app.databaseUrl, `UPDATE "Post" SET "title" = ?, "content" = '', "searchText" = ? WHERE "id" = ?`, [title, `${title}\n`, id]);
+    }
+    const letters = alphabet.filter((c) => c.trim());
+    const terms = [...letters, ...letters.flatMap((a) => letters.map((b) => a + b))];
+    const statisticsReads = () => logLines(app, "read the planner's statistics of short terms").length;
+    const vocabularies = vocabularyReads();
+    const counts = new Map<string, number>();
+    for (let round = 0; round < 3; round++) {
+      for (const term of terms) counts.set(term, await check(term, `round ${round}`));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    assert.ok(letters.every((c) => (counts.get(c) ?? 0) > 0), JSON.stringify([...counts]));
+    assert.ok(terms.some((t) => counts.get(t) === 0), "some pair is in no post");
+    if (testEngine() === "sqlite") assert.ok(vocabularyReads() > vocabularies, "a vocabulary of the new version was read, and used");
+    else assert.ok(statisticsReads() > 0, "the planner's statistics of short terms were read");
+  });
+
   it("gives the oracle's changelogs, with a status filter and without", async () => {
     const before = vocabularyReads("Changelog");
     for (let round = 0; round < 4; round++) {
