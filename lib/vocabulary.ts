@@ -216,10 +216,12 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql): Promise<Map<string, numb
 }
 
 /**
- * How the index serves a search's short terms at the table's current version, or null when
- * there is no short term or the engine's index lists no vocabulary. With no vocabulary
- * remembered for this version, the plan expands nothing (one is read in the background), and
- * only gives the version, which the list's count would otherwise read again.
+ * How an index serves a search's short terms, or null when there is no short term or the
+ * engine neither indexes them nor lists a vocabulary. PostgreSQL: the terms rare enough for its
+ * index of short substrings, at any version. SQLite: the trigrams of the terms, at the table's
+ * current version; with no vocabulary remembered for it, the plan expands nothing (one is read
+ * in the background), and only gives the version, which the list's count would otherwise read
+ * again.
  */
 async function planShortTerms(table: SearchTable, terms: string[]): Promise<ShortTermPlan | null> {
   if (!terms.some(isShort)) return null;
