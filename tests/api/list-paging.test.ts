@@ -309,7 +309,10 @@ describe("one- and two-character terms", () => {
       return state / 2147483647;
     };
     for (const id of (await oracle("latest")).slice(100, 160)) {
-      const title = Array.from({ length: 1 + Math.floor(random() * 10) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+      // "ñø" never occurs: a pair of the alphabet in no post.
+      const title = Array.from({ length: 1 + Math.floor(random() * 10) }, () => alphabet[Math.floor(random() * alphabet.length)])
+        .join("")
+        .replaceAll("ñø", "ñ ø");
       await sql(app.databaseUrl, `UPDATE "Post" SET "title" = ?, "content" = '', "searchText" = ? WHERE "id" = ?`, [title, `${title}\n`, id]);
     }
     const letters = alphabet.filter((c) => c.trim());
@@ -322,7 +325,8 @@ describe("one- and two-character terms", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     assert.ok(letters.every((c) => (counts.get(c) ?? 0) > 0), JSON.stringify([...counts]));
-    assert.ok(terms.some((t) => counts.get(t) === 0), "some pair is in no post");
+    assert.equal(counts.get("ñø"), 0);
+    assert.ok(terms.filter((t) => (counts.get(t) ?? 0) > 0).length > terms.length / 2, JSON.stringify([...counts]));
     if (testEngine() === "sqlite") assert.ok(vocabularyReads() > vocabularies, "a vocabulary of the new version was read, and used");
     else assert.ok(statisticsReads() > 0, "the planner's statistics of short terms were read");
   });
