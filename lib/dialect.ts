@@ -27,8 +27,14 @@ export interface SearchOptions {
    * tested row by row on what those leave.
    */
   through?: string[];
-  /** Short terms the index can serve through their trigrams. */
+  /** Short terms an index can serve exactly (see Expansions). */
   expansions?: Expansions;
+  /**
+   * The condition only counts rows: a term an index serves exactly needs no test on the row.
+   * (PostgreSQL: so a count of short terms reads the index and the visibility map instead of
+   * every matching row, 14-21 ms against 35-105 ms at a million posts.)
+   */
+  counting?: boolean;
 }
 
 export interface Dialect {
@@ -198,17 +204,20 @@ const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bo
 export const postgres: Dialect = {
   engine: "postgres",
   contains: containsWith("strpos"),
-  search(_table, alias, terms, { expansions } = {}) {
+  search(_table, alias, terms, { expansions, counting = false } = {}) {
     // LIKE with every wildcard escaped is a literal substring test that pg_trgm (an index on
     // the column itself) can serve. It cannot serve a term shorter than a trigram, and its
     // planner then reads the whole index for it, so such a term is tested with strpos; and
     // where it is rare enough (lib/vocabulary.ts), it is also found through the index of
     // one- and two-character substrings (the short_term_index migration). That index's
-    // expression is costly to compute row by row, so a common term is left to strpos alone.
-    const conditions = terms.map((t) =>
-      isShort(t) ? Prisma.sql`strpos(${searchText(alias)}, ${t}) > 0` : Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`,
-    );
+    // expression is costly to compute row by row, so a common term is left to strpos alone,
+    // and strpos stays beside the index's condition, so that a walk of the sort order computes
+    // the expression only for rows that hold the terms. A count needs no row test at all.
     const keys = [...new Set(terms.flatMap((t) => (isShort(t) ? (expansions?.get(t) ?? []) : [])))];
+    const conditions = terms.flatMap((t) => {
+      if (!isShort(t)) return [Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`];
+      return counting && expansions?.has(t) ? [] : [Prisma.sql`strpos(${searchText(alias)}, ${t}) > 0`];
+    });
     if (keys.length) conditions.push(Prisma.sql`"search_short_grams"(${searchText(alias)}) @> ARRAY[${Prisma.join(keys)}]::text[]`);
     return Prisma.join(conditions, " AND ");
   },

@@ -85,6 +85,10 @@ describe("short terms on PostgreSQL", () => {
     assert.deepEqual(where.values, ["%okta%", "e", "xj", "q", "xj", "q"]);
     const common = dialects.postgres.search("Post", "t", ["e", "a"]);
     assert.doesNotMatch(common.sql, /search_short_grams|LIKE/);
+    // A count tests no row for a term the index serves exactly: it can skip the rows.
+    const counted = dialects.postgres.search("Post", "t", ["e", "xj"], { expansions: new Map([["xj", ["xj"]]]), counting: true });
+    assert.equal(counted.sql, `strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[]`);
+    assert.deepEqual(counted.values, ["e", "xj"]);
   });
 
   it("are classed by the statistics of the index's expression on PostgreSQL, and by the vocabulary on SQLite", () => {

@@ -27,7 +27,13 @@ type ListedRow = ChangelogRow & VersionedRow & { sortAt: Date };
 const listedRow = rowType<ListedRow>({ ...TIMES, sortAt: "time", dataVersion: "int" });
 const labelRow = rowType<{ changelogId: string; name: string }>({});
 
-export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect, start?: Prisma.Sql, expansions?: Expansions): Prisma.Sql {
+export function changelogWhere(
+  query: ListChangelogsQuery,
+  d: Dialect = dialect,
+  start?: Prisma.Sql,
+  expansions?: Expansions,
+  counting = false,
+): Prisma.Sql {
   const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.status) conditions.push(Prisma.sql`t."status" = ${query.status}`);
@@ -41,7 +47,7 @@ export function changelogWhere(query: ListChangelogsQuery, d: Dialect = dialect,
     );
   }
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0, expansions }));
+  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0, expansions, counting }));
   return where(conditions);
 }
 
@@ -90,7 +96,12 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Shor
   const count = await exactTotal(
     "Changelog",
     where,
-    () => readCount(search ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${where}`) : Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`),
+    () =>
+      readCount(
+        search
+          ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, dialect, undefined, expansions, true)}`)
+          : Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`,
+      ),
     rows[0]?.dataVersion ?? plan?.version,
   );
   const labels = await labelsOf(shown.map((r) => r.id));

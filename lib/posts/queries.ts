@@ -93,7 +93,10 @@ export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDER
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
   const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms, filter.expansions);
-  return boundedCount(fromIndex || Prisma.sql`SELECT 1 FROM "Post" t ${filter.where}`);
+  if (fromIndex) return boundedCount(fromIndex);
+  const { plain, terms, through, expansions } = filter;
+  const search = d.search("Post", "t", terms, { filtered: plain.length > 0, through, expansions, counting: true });
+  return boundedCount(Prisma.sql`SELECT 1 FROM "Post" t ${where([...plain, search])}`);
 }
 
 /**
