@@ -27,12 +27,14 @@ type ListedRow = ChangelogRow & VersionedRow & { sortAt: Date };
 const listedRow = rowType<ListedRow>({ ...TIMES, sortAt: "time", dataVersion: "int" });
 const labelRow = rowType<{ changelogId: string; name: string }>({});
 
+/**
+ * The list's WHERE clause. `start`: where a cursor's page starts; `expansions`: short terms an
+ * index serves (lib/vocabulary.ts); `counting`: for the count, which needs no row test for them.
+ */
 export function changelogWhere(
   query: ListChangelogsQuery,
   d: Dialect = dialect,
-  start?: Prisma.Sql,
-  expansions?: Expansions,
-  counting = false,
+  { start, expansions, counting }: { start?: Prisma.Sql; expansions?: Expansions; counting?: boolean } = {},
 ): Prisma.Sql {
   const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
@@ -85,12 +87,12 @@ export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogLis
 /** The list; its count may read after its page, so the version its last read saw is not known here. */
 async function listWith(query: ListChangelogsQuery, search: boolean, plan?: ShortTermPlan): Promise<Listed<ChangelogList>> {
   const expansions = plan?.expansions;
-  const where = changelogWhere(query, dialect, undefined, expansions);
+  const where = changelogWhere(query, dialect, { expansions });
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
   // One row more than shown says whether a next page exists. The page first: its rows carry
   // the table's version, so a cached total costs no query.
-  const rows = await read(pageSql(start ? changelogWhere(query, dialect, start, expansions) : where, query.limit + 1, offset), listedRow);
+  const rows = await read(pageSql(start ? changelogWhere(query, dialect, { start, expansions }) : where, query.limit + 1, offset), listedRow);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const count = await exactTotal(
@@ -99,7 +101,7 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Shor
     () =>
       readCount(
         search
-          ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, dialect, undefined, expansions, true)}`)
+          ? boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, dialect, { expansions, counting: true })}`)
           : Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${where}`,
       ),
     rows[0]?.dataVersion ?? plan?.version,
