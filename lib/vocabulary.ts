@@ -190,6 +190,7 @@ export function indexedShortTerms(shares: ReadonlyMap<string, number>, terms: st
   return new Map(indexed ? short.map((t) => [t, [t]]) : []);
 }
 
+// "int" decodes with Number, which serves the shares (PostgreSQL's real) as well.
 const shareRow = rowType<{ term: string; share: number }>({ share: "int" });
 const shareReads = new Map<SearchTable, { until: number; shares: Promise<Map<string, number> | null> }>();
 

@@ -52,3 +52,13 @@ describe("changelog list SQL", () => {
     assert.match(sql, /FROM "Changelog" t ORDER BY t\."status" ASC, t\."sortAt" DESC, t\."id" DESC LIMIT \? OFFSET \?$/);
   });
 });
+
+describe("changelog count SQL on PostgreSQL", () => {
+  it("tests no row for a short term the index of short substrings serves, and the page still does", () => {
+    const expansions = new Map([["xj", ["xj"]]]);
+    const page = oneLine(changelogWhere(query({ search: "xj e" }), dialects.postgres, { expansions }).sql);
+    const count = oneLine(changelogWhere(query({ search: "xj e" }), dialects.postgres, { expansions, counting: true }).sql);
+    assert.equal(page, `WHERE strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[]`);
+    assert.equal(count, `WHERE strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[]`);
+  });
+});

@@ -159,3 +159,16 @@ describe("post search on PostgreSQL", () => {
     assert.match(countSql(postFilter(query({ search: "dark mode" }), d), d).sql, /FROM "Post" t WHERE/);
   });
 });
+
+describe("post count SQL on PostgreSQL", () => {
+  it("tests no row for a short term the index of short substrings serves, and the page still does", () => {
+    const filter = postFilter(query({ boardId: "b1", search: "xj e" }), dialects.postgres, { expansions: new Map([["xj", ["xj"]]]) });
+    const grams = `"search_short_grams"(t."searchText") @> ARRAY[?]::text[]`;
+    assert.equal(
+      oneLine(pageSql(filter, "latest", 20, 0).sql),
+      `SELECT t."id" FROM "Post" t WHERE t."boardId" = ? AND strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0 AND ${grams} ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ? OFFSET ?`,
+    );
+    assert.match(oneLine(countSql(filter, dialects.postgres).sql), /FROM "Post" t WHERE t\."boardId" = \? AND strpos\(t\."searchText", \?\) > 0 AND "search_short_grams"/);
+    assert.deepEqual(countSql(filter, dialects.postgres).values, ["b1", "e", "xj", 10_001]);
+  });
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { logLines, startApp, type TestApp, testEngine } from "../support/app";
+import { random as seededRandom } from "../../lib/seed/vocabulary";
 import { sql } from "../support/sql";
 
 // Bounded search totals, cursors and deep pages (contract §6), on 12,000 seeded posts: enough
@@ -303,11 +304,7 @@ describe("one- and two-character terms", () => {
     // the index of short substrings (search_short_grams), and on SQLite through the trigrams
     // that contain it once the vocabulary of this version is read.
     const alphabet = ["é", "ø", "ñ", '"', " ", "\n"];
-    let state = 7;
-    const random = () => {
-      state = (state * 48271) % 2147483647;
-      return state / 2147483647;
-    };
+    const random = seededRandom(7);
     for (const id of (await oracle("latest")).slice(100, 160)) {
       // "ñø" never occurs: a pair of the alphabet in no post.
       const title = Array.from({ length: 1 + Math.floor(random() * 10) }, () => alphabet[Math.floor(random() * alphabet.length)])
