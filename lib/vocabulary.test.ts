@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { dialects } from "./dialect";
-import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, INDEX_SHARE, indexedShortTerms, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
+import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, INDEX_SHARE, indexedShortTerms, inTurn, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
 
 const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, dataVersion: 7 });
 const shortText = (text: string): VocabularyRow => ({ term: null, doc: null, text, dataVersion: 7 });
@@ -96,6 +96,38 @@ describe("short terms on PostgreSQL", () => {
     assert.match(sql?.sql ?? "", /FROM pg_stats s,\s+unnest\(s\."most_common_elems"::text::text\[\], s\."most_common_elem_freqs"\)/);
     assert.deepEqual(sql?.values, ["Changelog_searchText_short_idx"]);
     assert.equal(dialects.sqlite.shortTermShares("Changelog"), null);
+  });
+});
+
+describe("searches made only of short terms", () => {
+  /** Runs each search's terms through inTurn at once; how many ran at the same time, at most. */
+  async function mostAtOnce(searches: string[][]): Promise<number> {
+    let running = 0;
+    let most = 0;
+    const results = await Promise.all(
+      searches.map((terms, i) =>
+        inTurn(terms, async () => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          running--;
+          return i;
+        }),
+      ),
+    );
+    assert.deepEqual(results, searches.map((_, i) => i));
+    return most;
+  }
+
+  it("take turns, one at a time, while searches with a longer term or none run at once", async () => {
+    assert.equal(await mostAtOnce([["x"], ["ok", "é"], ["xj"], ["q"]]), 1);
+    assert.equal(await mostAtOnce([["xj", "okta"], ["okta"], [], ["report"]]), 4);
+    // A short-only search waits for its turn, but never holds up the others.
+    assert.equal(await mostAtOnce([["x"], ["y"], ["okta"], ["xj", "okta"]]), 3);
+  });
+
+  it("still take their turns after one of them failed", async () => {
+    await assert.rejects(inTurn(["x"], () => Promise.reject(new Error("the database went away"))), /went away/);
+    assert.equal(await inTurn(["y"], async () => "next"), "next");
   });
 });
 
