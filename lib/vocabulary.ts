@@ -270,9 +270,9 @@ export function listWithShortTerms<L>(
 // Most are answered from an index in a millisecond or two, but a common letter's page is found
 // by testing rows, and no index bounds what those cost. At a million posts on PostgreSQL, four
 // clients sending nothing else kept both cores of this machine busy, and the health probe's p99
-// beside them was 51-65 ms in four runs; taking turns, 29-63 ms (median 36), at the same
-// throughput (about 300 a second). They wait in the process, which costs nothing, so one such
-// search at a time is what they can take from every other request.
+// beside them was 51-65 ms (median 65, five runs); taking turns, 29-63 ms (median 39.5, eight
+// runs), at the same throughput (about 300 a second). They wait in the process, which costs
+// nothing, so one such search at a time is the most they take from every other request.
 const shortOnly = pLimit(1);
 
 /** `run`, in its turn when `terms` are all shorter than a trigram; at once otherwise. */
