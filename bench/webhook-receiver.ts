@@ -1,7 +1,9 @@
 // For the PUT-with-a-webhook scenario: a receiver that answers 200 to every delivery, and an
 // endpoint subscribed to comment.updated written straight into the bench database (the bench
-// runs without the server condition, so not through lib/), removed again after the scenario
-// with its deliveries. The receiver runs in a thread of its own, as the health probe does: on
+// runs without the server condition, so not through lib/), enabled for the scenario and
+// disabled after it. Its deliveries stay, as a service keeps them for WEBHOOK_LOG_DAYS: the
+// bench used to delete them after each run, so every run started on emptied webhook tables
+// (and their dead rows), which a running service never does. The receiver runs in a thread of its own, as the health probe does: on
 // the load generator's thread, reading hundreds of deliveries a second delayed the clock it
 // times the PUTs with, and added that delay to their latency.
 import { randomBytes } from "node:crypto";
@@ -55,33 +57,26 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
 
 const ENDPOINT_ID = "whk_bench";
 
-/** Subscribes the receiver to comment.updated. */
+/** Subscribes the receiver to comment.updated: creates the endpoint, or enables it again at the receiver's address. */
 export async function subscribe(databaseUrl: string, url: string): Promise<void> {
   // Times as each engine's Prisma adapter writes them, so the dispatcher compares like with like.
   const now = databaseUrl.startsWith("file:") ? new Date().toISOString().replace("Z", "+00:00") : new Date();
-  await unsubscribe(databaseUrl);
   await statement(
     databaseUrl,
     `INSERT INTO "WebhookEndpoint" ("id", "url", "description", "events", "enabled", "secret", "createdAt", "updatedAt")
-     VALUES (?, ?, 'bench', 'comment.updated', TRUE, ?, ?, ?)`,
+     VALUES (?, ?, 'bench', 'comment.updated', TRUE, ?, ?, ?)
+     ON CONFLICT ("id") DO UPDATE SET "url" = excluded."url", "enabled" = TRUE, "updatedAt" = excluded."updatedAt"`,
     [ENDPOINT_ID, url, `whsec_${randomBytes(32).toString("base64")}`, now, now],
   );
 }
 
-/** Removes the endpoint with its deliveries; returns how many were still pending. */
+/** Disables the endpoint, keeping its deliveries; returns how many were still pending (they wait for the next run). */
 export async function unsubscribe(databaseUrl: string): Promise<number> {
+  await statement(databaseUrl, `UPDATE "WebhookEndpoint" SET "enabled" = FALSE WHERE "id" = ?`, [ENDPOINT_ID]);
   const [row] = await statement<{ n: number | string }>(
     databaseUrl,
     `SELECT COUNT(*) AS "n" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending'`,
     [ENDPOINT_ID],
   );
-  await statement(
-    databaseUrl,
-    `DELETE FROM "WebhookAttempt" WHERE "deliveryId" IN (SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = ?)`,
-    [ENDPOINT_ID],
-  );
-  await statement(databaseUrl, `DELETE FROM "WebhookDelivery" WHERE "endpointId" = ?`, [ENDPOINT_ID]);
-  await statement(databaseUrl, `DELETE FROM "WebhookEndpoint" WHERE "id" = ?`, [ENDPOINT_ID]);
-  await statement(databaseUrl, `DELETE FROM "WebhookMessage" WHERE NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."messageId" = "WebhookMessage"."id")`, []);
   return Number(row?.n ?? 0);
 }
