@@ -3,9 +3,10 @@
 // runs without the server condition, so not through lib/), enabled for the scenario and
 // disabled after it. Its deliveries stay, as a service keeps them for WEBHOOK_LOG_DAYS: the
 // bench used to delete them after each run, so every run started on emptied webhook tables
-// (and their dead rows), which a running service never does. The receiver runs in a thread of its own, as the health probe does: on
-// the load generator's thread, reading hundreds of deliveries a second delayed the clock it
-// times the PUTs with, and added that delay to their latency.
+// (and their dead rows), which a running service never does. The receiver runs in a thread of
+// its own, as the health probe does: on the load generator's thread, reading hundreds of
+// deliveries a second delayed the clock it times the PUTs with, and added that delay to their
+// latency.
 import { randomBytes } from "node:crypto";
 import { Worker } from "node:worker_threads";
 import { sql as statement } from "../tests/support/sql";

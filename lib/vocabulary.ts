@@ -1,5 +1,5 @@
 import "server-only";
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import { Prisma, read } from "./db";
 import { type Dialect, dialect, type Expansions, isShort, type SearchTable } from "./dialect";
 import { log } from "./log";
@@ -263,7 +263,17 @@ export function listWithShortTerms<L>(
   nothing: () => L,
   list: (plan?: ShortTermPlan) => Promise<Listed<L>>,
 ): Promise<L> {
-  return inTurn(terms, () => listWithPlan(table, terms, nothing, list));
+  return inTurn(terms, async () => {
+    const plan = await planShortTerms(table, terms);
+    // Nothing expanded: the reads are those of any search, and the version only saves a query.
+    // An index kept up to date with the table holds at any version.
+    if (!plan?.expansions.size || plan.version === undefined) return (await list(plan ?? undefined)).list;
+    // A short term that no row holds: nothing matches, as of the version just read.
+    if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) return nothing();
+    const listed = await list(plan);
+    if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
+    return (await list()).list;
+  });
 }
 
 // Searches made only of one- and two-character terms take turns, one at a time in each process.
@@ -272,27 +282,14 @@ export function listWithShortTerms<L>(
 // clients sending nothing else kept both cores of this machine busy, and the health probe's p99
 // beside them was 51-65 ms (median 65, five runs); taking turns, 29-63 ms (median 39.5, eight
 // runs), at the same throughput (about 300 a second). They wait in the process, which costs
-// nothing, so one such search at a time is the most they take from every other request.
-const shortOnly = pLimit(1);
+// nothing, so one such search at a time is the most they take from every other request. The
+// turns live on globalThis, as the webhook nudge does (lib/webhooks/nudge.ts), so that every
+// bundle of the app in a process takes the same turns.
+const turns = globalThis as unknown as { feedbackShortTermTurns?: LimitFunction };
+turns.feedbackShortTermTurns ??= pLimit(1);
+const shortOnly = turns.feedbackShortTermTurns;
 
 /** `run`, in its turn when `terms` are all shorter than a trigram; at once otherwise. */
 export function inTurn<T>(terms: string[], run: () => Promise<T>): Promise<T> {
   return terms.length && terms.every(isShort) ? shortOnly(run) : run();
-}
-
-async function listWithPlan<L>(
-  table: SearchTable,
-  terms: string[],
-  nothing: () => L,
-  list: (plan?: ShortTermPlan) => Promise<Listed<L>>,
-): Promise<L> {
-  const plan = await planShortTerms(table, terms);
-  // Nothing expanded: the reads are those of any search, and the version only saves a query.
-  // An index kept up to date with the table holds at any version.
-  if (!plan?.expansions.size || plan.version === undefined) return (await list(plan ?? undefined)).list;
-  // A short term that no row holds: nothing matches, as of the version just read.
-  if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) return nothing();
-  const listed = await list(plan);
-  if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
-  return (await list()).list;
 }
