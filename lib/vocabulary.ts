@@ -280,7 +280,7 @@ export function listWithShortTerms<L>(
 // Most are answered from an index in a millisecond or two, but a common letter's page is found
 // by testing rows, and no index bounds what those cost. At a million posts on PostgreSQL, four
 // clients sending nothing else kept both cores of this machine busy, and the health probe's p99
-// beside them was 51-65 ms (median 65, five runs); taking turns, 29-63 ms (median 39.5, eight
+// beside them was 51-65 ms (median 65, five runs); taking turns, 29-63 ms (median 41, nine
 // runs), at the same throughput (about 300 a second). They wait in the process, which costs
 // nothing, so one such search at a time is the most they take from every other request. The
 // turns live on globalThis, as the webhook nudge does (lib/webhooks/nudge.ts), so that every
