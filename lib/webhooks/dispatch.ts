@@ -8,6 +8,7 @@ import { log, logError } from "../log";
 import { rowType } from "../rows";
 import { addressPolicy } from "./endpoints";
 import { TEST_EVENT_TYPE } from "./events";
+import { groupCommit } from "./group-commit";
 import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
 import { postWebhook, type SendResult } from "./send";
 import { webhookHeaders } from "./sign";
@@ -22,8 +23,11 @@ import { webhookHeaders } from "./sign";
 
 /** Deliveries sent at once by one pass. */
 export const CONCURRENCY = 8;
-/** Deliveries one claim takes, at most: a claim is a write, so a backlog is taken in few of them. */
-const CLAIM_BATCH = 32;
+/**
+ * Deliveries one claim takes, at most: a claim is a write (on SQLite, under the one write lock
+ * the requests need), so a backlog, or a busy stream of changes, is taken in few of them.
+ */
+export const CLAIM_BATCH = 100;
 /** A pass stops after this many deliveries, so a backlog never holds one caller forever. */
 const PASS_LIMIT = 1000;
 
@@ -263,39 +267,16 @@ async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
 }
 
 /**
- * Group commit: sends that finish while a transaction is being written wait and go into the
- * next one together, so a busy dispatcher writes a few transactions a second rather than one
- * per delivery (on SQLite, every write holds the database's one write lock).
+ * The longest a finished send waits to be recorded while its pass goes on sending: a busy pass
+ * writes one record per window (lib/webhooks/group-commit.ts).
  */
-function recorder(): (sent: Sent) => Promise<Recorded | undefined> {
-  let waiting: { sent: Sent; resolve: (r: Recorded | undefined) => void; reject: (e: unknown) => void }[] = [];
-  let flushing = false;
-  const flush = async () => {
-    if (flushing || !waiting.length) return;
-    flushing = true;
-    const batch = waiting;
-    waiting = [];
-    try {
-      const recorded = await recordAll(batch.map((w) => w.sent));
-      for (const w of batch) w.resolve(recorded.get(w.sent.delivery.id));
-    } catch (error) {
-      for (const w of batch) w.reject(error);
-    } finally {
-      flushing = false;
-      void flush();
-    }
-  };
-  return (sent) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ sent, resolve, reject });
-      setImmediate(() => void flush());
-    });
-}
+const RECORD_WINDOW_MS = 50;
 
-async function deliver(delivery: Claimed, target: Target | undefined, record: ReturnType<typeof recorder>, report: PassReport): Promise<void> {
-  if (!target) return;
+/** Waits for a sent delivery's record, then reports and logs what happened. */
+async function recordAndReport(sent: Sent, record: (sent: Sent) => Promise<Recorded | undefined>, report: PassReport): Promise<void> {
+  const { delivery, type } = sent;
   try {
-    const recorded = await record({ delivery, type: target.type, result: await send(delivery, target) });
+    const recorded = await record(sent);
     if (!recorded) return;
     report.deliveries.push(recorded.report);
     if (recorded.disabled) report.disabled.push(delivery.endpointId);
@@ -304,7 +285,7 @@ async function deliver(delivery: Claimed, target: Target | undefined, record: Re
       deliveryId: delivery.id,
       messageId: delivery.messageId,
       endpointId: delivery.endpointId,
-      type: target.type,
+      type,
       attempt,
       status: statusCode,
       error,
@@ -324,7 +305,11 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
   const report: PassReport = { deliveries: [], disabled: [] };
   if (options.messageIds?.length === 0) return report;
   const limit = options.limit ?? PASS_LIMIT;
-  const record = recorder();
+  const records = groupCommit<Sent, Recorded | undefined>(async (batch) => {
+    const recorded = await recordAll(batch);
+    return batch.map((sent) => recorded.get(sent.delivery.id));
+  }, RECORD_WINDOW_MS);
+  const recording: Promise<void>[] = [];
   const queue: [Claimed, Target | undefined][] = [];
   let taken = 0;
   let exhausted = false;
@@ -355,10 +340,28 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
     return queue.shift();
   };
 
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let item = await next(); item; item = await next()) await deliver(item[0], item[1], record, report);
-    }),
-  );
+  // A sender goes on to its next delivery while the last one waits for its record.
+  const sender = async () => {
+    for (let item = await next(); item; item = await next()) {
+      const [delivery, target] = item;
+      if (!target) continue;
+      let result: Sent["result"];
+      try {
+        result = await send(delivery, target);
+      } catch (error) {
+        // Its lease runs out and a later pass sends it again.
+        logError(`Sending webhook delivery ${delivery.id} failed`, error);
+        continue;
+      }
+      recording.push(recordAndReport({ delivery, type: target.type, result }, records.add, report));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, sender));
+  } finally {
+    // Also when a claim failed: what was sent is recorded before the pass ends.
+    records.drain();
+    await Promise.all(recording);
+  }
   return report;
 }

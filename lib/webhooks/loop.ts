@@ -12,7 +12,7 @@ import { dispatchPass, type PassReport } from "./dispatch";
  * stream of changes what arrives meanwhile goes out in one claim and one record instead of a
  * pair of writes per event: on SQLite those writes take the one write lock the requests need.
  */
-const GATHER_MS = 50;
+const GATHER_MS = 100;
 
 export interface Loop {
   /** Events are waiting: pass again now, or right after the pass under way. */

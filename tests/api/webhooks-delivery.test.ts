@@ -6,6 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { scriptArgs } from "../../lib/server-command";
+import { CLAIM_BATCH } from "../../lib/webhooks/dispatch";
 import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
@@ -390,17 +391,18 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
     assert.equal(usage.code, 1);
   });
 
-  it("`--once` sends a backlog larger than one claim (32) in one run", async () => {
+  it(`\`--once\` sends a backlog larger than one claim (${CLAIM_BATCH}) in one run`, async () => {
+    const backlog = CLAIM_BATCH + 13;
     const before = receiver.at("/held").length;
-    for (let i = 0; i < 45; i++) await put(held, "c-first", { commentDescription: `Backlog ${i}` });
+    for (let i = 0; i < backlog; i++) await put(held, "c-first", { commentDescription: `Backlog ${i}` });
     const result = await runCli(held.databaseUrl, ["webhooks", "deliver", "--once"], LOCAL);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout.trim().split("\n").filter((line) => line.startsWith("delivered")).length, 45, result.stdout);
+    assert.equal(result.stdout.trim().split("\n").filter((line) => line.startsWith("delivered")).length, backlog, result.stdout);
     const sent = receiver.at("/held").slice(before);
-    assert.equal(sent.length, 45);
-    assert.equal(new Set(sent.map((r) => r.headers["webhook-id"])).size, 45, "one delivery per event");
+    assert.equal(sent.length, backlog);
+    assert.equal(new Set(sent.map((r) => r.headers["webhook-id"])).size, backlog, "one delivery per event");
     const texts = sent.map((r) => verified(endpoint.secret, r).data.comment.commentDescription).sort();
-    assert.deepEqual(texts, Array.from({ length: 45 }, (_, i) => `Backlog ${i}`).sort());
+    assert.deepEqual(texts, Array.from({ length: backlog }, (_, i) => `Backlog ${i}`).sort());
   });
 
   it("a delivery leased by a sender that died is not sent until the lease runs out, then it is", async () => {
