@@ -200,10 +200,11 @@ const isSuccess = (result: SendResult) => result.statusCode !== null && result.s
 /**
  * Records attempts and their consequences in one transaction: delivered (and the endpoint's
  * failing streak over), or due again on the schedule, or failed once the schedule is used up.
- * Successes, the common case, take three statements however many there are. A delivery that is
- * gone (its endpoint was removed meanwhile) is left out of the answer.
+ * Successes, the common case, take three statements however many there are. Answers each sent
+ * delivery's record in the batch's order: undefined for one that is gone (its endpoint was
+ * removed meanwhile).
  */
-async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
+async function recordAll(batch: Sent[]): Promise<(Recorded | undefined)[]> {
   const now = new Date();
   const delays = env().WEBHOOK_RETRY_DELAYS_MS;
   const succeeded = batch.filter((s) => isSuccess(s.result));
@@ -261,7 +262,7 @@ async function recordAll(batch: Sent[]): Promise<Map<string, Recorded>> {
           INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs", "responseBody", "error")
           VALUES ${Prisma.join(rows)}`;
       }
-      return recorded;
+      return batch.map((sent) => recorded.get(sent.delivery.id));
     }, LEASE_OR_RECORD),
   );
 }
@@ -305,10 +306,7 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
   const report: PassReport = { deliveries: [], disabled: [] };
   if (options.messageIds?.length === 0) return report;
   const limit = options.limit ?? PASS_LIMIT;
-  const records = groupCommit<Sent, Recorded | undefined>(async (batch) => {
-    const recorded = await recordAll(batch);
-    return batch.map((sent) => recorded.get(sent.delivery.id));
-  }, RECORD_WINDOW_MS);
+  const records = groupCommit(recordAll, RECORD_WINDOW_MS);
   const recording: Promise<void>[] = [];
   const queue: [Claimed, Target | undefined][] = [];
   let taken = 0;
