@@ -8,18 +8,20 @@ import { log, logError } from "../log";
 import { rowType } from "../rows";
 import { addressPolicy } from "./endpoints";
 import { TEST_EVENT_TYPE } from "./events";
+import { FAN_OUT_BATCH, fanOut } from "./fan-out";
 import { groupCommit } from "./group-commit";
 import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
 import { postWebhook, type SendResult } from "./send";
 import { webhookHeaders } from "./sign";
 
-// The dispatcher: claims due deliveries, POSTs each, records every attempt and schedules the
-// next. A claim is a lease (lockedUntil), taken by one statement that also returns the rows:
-// on PostgreSQL its SELECT skips rows another process holds, so several processes share the
-// work and never send one delivery at the same time; on SQLite the one writer runs the
-// statement alone. A process that dies mid-send leaves its lease to run out, and the delivery
-// is taken again: at-least-once. The server (lib/webhooks/dispatcher.ts), `feedback webhooks
-// deliver`, the cron route and the comment PUT's after() all run passes of this.
+// The dispatcher: gives new events their deliveries (lib/webhooks/fan-out.ts), claims due
+// deliveries, POSTs each, records every attempt and schedules the next. A claim is a lease
+// (lockedUntil), taken by one statement that also returns the rows: on PostgreSQL its SELECT
+// skips rows another process holds, so several processes share the work and never send one
+// delivery at the same time; on SQLite the one writer runs the statement alone. A process that
+// dies mid-send leaves its lease to run out, and the delivery is taken again: at-least-once.
+// The server (lib/webhooks/dispatcher.ts), `feedback webhooks deliver`, the cron route and the
+// comment PUT's after() all run passes of this.
 
 /** Deliveries sent at once by one pass. */
 export const CONCURRENCY = 8;
@@ -83,27 +85,32 @@ const LEASE_OR_RECORD = { durable: false } as const;
 const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * (Math.ceil(CLAIM_BATCH / CONCURRENCY) + 1) + 30_000;
 
 /**
- * Takes up to `limit` due deliveries of enabled endpoints (a test event goes to its endpoint
- * enabled or not) and leases them. Deliveries of a disabled endpoint wait, pending, until it
- * is enabled again.
+ * Gives waiting events their deliveries (lib/webhooks/fan-out.ts), then takes up to `limit` due
+ * deliveries of enabled endpoints (a test event goes to its endpoint enabled or not) and leases
+ * them, in one transaction. Deliveries of a disabled endpoint wait, pending, until it is enabled
+ * again. `more`: events may still wait for their deliveries.
  */
-async function claim(limit: number, messageIds: string[] | undefined): Promise<Claimed[]> {
+async function claim(limit: number, messageIds: string[] | undefined): Promise<{ claimed: Claimed[]; more: boolean }> {
   const now = new Date();
   const lease = new Date(now.getTime() + leaseMs());
   const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
   return write(() =>
-    transact((tx) => tx.$queryRaw<Claimed[]>`
-      UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
-      WHERE "id" IN (
-        SELECT d."id" FROM "WebhookDelivery" d
-        WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now}
-          AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})${onlyThese}
-          AND EXISTS (
-            SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = d."endpointId" AND (e."enabled" = TRUE
-              OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
-        ORDER BY d."nextAttemptAt", d."id"
-        LIMIT ${limit}${dialect.skipLocked})
-      RETURNING "id", "endpointId", "messageId", "attempts"`, LEASE_OR_RECORD),
+    transact(async (tx) => {
+      const fanned = await fanOut(tx, messageIds);
+      const claimed = await tx.$queryRaw<Claimed[]>`
+        UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
+        WHERE "id" IN (
+          SELECT d."id" FROM "WebhookDelivery" d
+          WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now}
+            AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})${onlyThese}
+            AND EXISTS (
+              SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = d."endpointId" AND (e."enabled" = TRUE
+                OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
+          ORDER BY d."nextAttemptAt", d."id"
+          LIMIT ${limit}${dialect.skipLocked})
+        RETURNING "id", "endpointId", "messageId", "attempts"`;
+      return { claimed, more: fanned === FAN_OUT_BATCH };
+    }, LEASE_OR_RECORD),
   );
 }
 
@@ -323,11 +330,12 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
       }
       claiming ??= (async () => {
         const asked = Math.min(CLAIM_BATCH, limit - taken);
-        const claimed = await claim(asked, options.messageIds);
+        const { claimed, more } = await claim(asked, options.messageIds);
         taken += claimed.length;
-        // Fewer than asked: nothing more was due. What comes due meanwhile comes with a nudge,
-        // or waits for the next poll, instead of costing every pass a claim that finds nothing.
-        if (claimed.length < asked) exhausted = true;
+        // Fewer than asked, and no more events waiting for their deliveries: nothing more was
+        // due. What comes due meanwhile comes with a nudge, or waits for the next poll, instead
+        // of costing every pass a claim that finds nothing.
+        if (claimed.length < asked && !more) exhausted = true;
         const found = claimed.length ? await targets(claimed.map((c) => c.id)) : new Map();
         for (const delivery of claimed) queue.push([delivery, found.get(delivery.id)]);
       })().finally(() => {

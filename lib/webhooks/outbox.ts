@@ -3,9 +3,12 @@ import { Prisma, type Statements, writeAll } from "../db";
 import { sortableId } from "../ids";
 import { storedEventTypes, type WebhookEventType } from "./events";
 
-// The outbox: an event and its deliveries are written in the transaction of the change that
-// caused it, so they commit together, and a process killed after the commit still delivers
-// once it (or any other) runs again. The dispatcher (lib/webhooks/dispatch.ts) sends them.
+// The outbox: an event is written in the transaction of the change that caused it, so they
+// commit together, and a process killed after the commit still delivers once it (or any other)
+// runs again. A change writes its event as one row naming the endpoints it is for; the
+// dispatcher gives each of them a delivery (lib/webhooks/fan-out.ts) and sends them
+// (lib/webhooks/dispatch.ts). A delivery row per endpoint, written by the change itself, cost a
+// comment PUT on SQLite about 0.05 ms of its transaction's 0.19 (five more pages to the log).
 
 export interface WebhookEvent {
   type: WebhookEventType | "webhook.test";
@@ -39,25 +42,40 @@ export const subscribersOf = (endpoints: Subscription[], type: WebhookEventType)
   endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.id);
 
 /**
- * The writes of an event due now for these endpoints (the event, and a delivery for each), and
- * its id, the webhook-id; for a change that makes its writes together (writeAll). No endpoints,
- * no writes and no id.
+ * The write of an event for these endpoints, which the dispatcher gives its deliveries, and its
+ * id, the webhook-id; for a change that makes its writes together (writeAll). No endpoints, no
+ * write and no id.
  */
 export function eventWrites(event: WebhookEvent, at: Date, endpointIds: string[]): { id: string | null; statements: Prisma.Sql[] } {
   if (!endpointIds.length) return { id: null, statements: [] };
   const id = sortableId("msg", at);
   const message = Prisma.sql`
-    INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at})`;
-  const deliveries = endpointIds.map((endpointId) => Prisma.sql`(${sortableId("dlv", at)}, ${endpointId}, ${id}, 'pending', 0, ${at}, ${at}, ${at})`);
-  const delivery = Prisma.sql`
-    INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-    VALUES ${Prisma.join(deliveries)}`;
-  return { id, statements: [message, delivery] };
+    INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut")
+    VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at}, ${endpointIds.join(",")})`;
+  return { id, statements: [message] };
 }
 
-/** Writes an event due now for these endpoints; returns its id, or null (and writes nothing) for none. */
+/** A pending delivery of each of these messages to its endpoint, due and dated `at`. */
+export function deliveryWrite(deliveries: { messageId: string; endpointId: string; at: Date }[]): Prisma.Sql {
+  const rows = deliveries.map(
+    ({ messageId, endpointId, at }) => Prisma.sql`(${sortableId("dlv", at)}, ${endpointId}, ${messageId}, 'pending', 0, ${at}, ${at}, ${at})`,
+  );
+  return Prisma.sql`
+    INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+    VALUES ${Prisma.join(rows)}`;
+}
+
+/**
+ * Writes an event and its deliveries, due now, at once: for a change made rarely (an endpoint's
+ * test event), whose delivery shows in the endpoint's log as soon as it commits. Returns the
+ * event's id, or null (and writes nothing) for no endpoints.
+ */
 export async function enqueueEvent(tx: Statements, event: WebhookEvent, at: Date, endpointIds: string[]): Promise<string | null> {
-  const { id, statements } = eventWrites(event, at, endpointIds);
-  await writeAll(tx, statements);
+  if (!endpointIds.length) return null;
+  const id = sortableId("msg", at);
+  await writeAll(tx, [
+    Prisma.sql`INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at})`,
+    deliveryWrite(endpointIds.map((endpointId) => ({ messageId: id, endpointId, at }))),
+  ]);
   return id;
 }

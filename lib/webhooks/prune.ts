@@ -5,7 +5,8 @@ import { log, logError } from "../log";
 
 // The delivery log's retention (WEBHOOK_LOG_DAYS): attempts older than that, finished
 // deliveries (delivered or failed) last touched before it, and events no delivery refers to any
-// more. Pending deliveries stay whatever their age: they are not done yet.
+// more. Pending deliveries stay whatever their age: they are not done yet; so do events still
+// waiting for theirs (lib/webhooks/fan-out.ts).
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -44,7 +45,8 @@ export async function pruneWebhookLog(days: number, now = new Date()): Promise<P
     () => db.$executeRaw`
       DELETE FROM "WebhookMessage" WHERE "id" IN (
         SELECT m."id" FROM "WebhookMessage" m
-        WHERE m."createdAt" < ${cutoff} AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."messageId" = m."id")
+        WHERE m."createdAt" < ${cutoff} AND m."fanOut" IS NULL
+          AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."messageId" = m."id")
         LIMIT ${CHUNK})`,
   );
   return { attempts, deliveries, messages };
