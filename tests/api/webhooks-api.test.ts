@@ -422,6 +422,12 @@ describe("the delivery log", () => {
       });
       assert.equal(res.status, 200);
     }
+    // A change writes its event alone, and a dispatcher's pass gives it its deliveries: until
+    // one runs (here the command line's, whose sends to HOOK fail and are left pending, to be
+    // tried again), the endpoint's log has none.
+    assert.deepEqual((await api(`/webhooks/${hook.id}/deliveries`)).body.data, []);
+    const pass = await cli(["deliver", "--once"]);
+    assert.equal(pass.code, 0, pass.stderr);
     const sent = (await api(`/webhooks/${hook.id}/deliveries`)).body.data as DeliveryRecord[];
     assert.deepEqual(
       sent.map((d) => d.type),
@@ -464,6 +470,50 @@ describe("the delivery log", () => {
 
     const future = await api(`/webhooks/${hook.id}/replay?since=${new Date(Date.now() + 60_000).toISOString()}`, { method: "POST" });
     assert.equal(future.body.data.count, 0);
+  });
+
+  it("WEBHOOK_LOG_DAYS: the server prunes the log at start, keeping pending deliveries and events still waiting for theirs", async () => {
+    const hook = await createHook();
+    const old = stamp(new Date(Date.now() - 40 * 86_400_000));
+    const recent = stamp(new Date(Date.now() - 86_400_000));
+    const message = (id: string, at: string, fanOut: string | null) =>
+      sql(app.databaseUrl, `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut") VALUES (?, 'comment.pinned', '{}', ?, ?)`, [
+        id,
+        at,
+        fanOut,
+      ]);
+    const delivery = (id: string, messageId: string, status: string, at: string) =>
+      sql(
+        app.databaseUrl,
+        `INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?)`,
+        [id, hook.id, messageId, status, at, at, at],
+      );
+    await message("msg_old_done", old, null);
+    await delivery("dlv_old_done", "msg_old_done", "delivered", old);
+    await sql(app.databaseUrl, `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs") VALUES ('att_old', 'dlv_old_done', ?, 200, 5)`, [
+      old,
+    ]);
+    await message("msg_old_waiting", old, hook.id);
+    await message("msg_old_pending", old, null);
+    await delivery("dlv_old_pending", "msg_old_pending", "pending", old);
+    await message("msg_recent", recent, null);
+    await delivery("dlv_recent", "msg_recent", "delivered", recent);
+
+    const ids = async () => [
+      ...(await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "id" IN ('msg_old_done', 'msg_old_waiting', 'msg_old_pending', 'msg_recent')`)),
+      ...(await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "WebhookDelivery" WHERE "id" IN ('dlv_old_done', 'dlv_old_pending', 'dlv_recent')`)),
+      ...(await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "WebhookAttempt" WHERE "id" = 'att_old'`)),
+    ].map((row) => row.id);
+    assert.equal((await ids()).length, 8);
+    const second = await startApp({ sameDatabaseAs: app, env: { ...PERMISSIVE, WEBHOOK_DISPATCH: "false", WEBHOOK_LOG_DAYS: "30" } });
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await ids()).includes("msg_old_done") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual((await ids()).sort(), ["dlv_old_pending", "dlv_recent", "msg_old_pending", "msg_old_waiting", "msg_recent"]);
+    } finally {
+      await second.stop();
+    }
   });
 
   it("keeps every secret out of the server's logs", () => {

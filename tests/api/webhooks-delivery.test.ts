@@ -405,13 +405,53 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
     assert.deepEqual(texts, Array.from({ length: backlog }, (_, i) => `Backlog ${i}`).sort());
   });
 
+  it("a change names every subscribed endpoint, and a dispatcher gives a delivery to those that still exist", async () => {
+    const kept = await admin(held, "create", `${receiver.url}/held-kept`, "comment.updated");
+    const removed = await admin(held, "create", `${receiver.url}/held-removed`, "comment.updated");
+    try {
+      await put(held, "c-first", { commentDescription: "Two more endpoints, one removed" });
+      const waiting = await sql<{ fanOut: string }>(held.databaseUrl, `SELECT "fanOut" FROM "WebhookMessage" WHERE "fanOut" > ''`);
+      assert.deepEqual(
+        waiting.map((event) => event.fanOut.split(",").sort()),
+        [[endpoint.id, kept.id, removed.id].sort()],
+      );
+      const gone = await runCli(held.databaseUrl, ["webhooks", "remove", removed.id], LOCAL);
+      assert.equal(gone.code, 0, gone.stderr);
+      const ran = await held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
+      assert.equal(ran.status, 200, JSON.stringify(ran.body));
+      assert.deepEqual(
+        (ran.body.data.deliveries as { endpointId: string; outcome: string }[]).map((d) => [d.endpointId, d.outcome]).sort(),
+        [
+          [endpoint.id, "delivered"],
+          [kept.id, "delivered"],
+        ].sort(),
+      );
+      assert.equal(receiver.at("/held-kept").length, 1);
+      assert.equal(receiver.at("/held-removed").length, 0);
+      assert.deepEqual(await sql(held.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "fanOut" > ''`), [], "no event waits any more");
+    } finally {
+      await runCli(held.databaseUrl, ["webhooks", "remove", kept.id], LOCAL);
+    }
+  });
+
   it("a delivery leased by a sender that died is not sent until the lease runs out, then it is", async () => {
     const cron = () => held.json("/api/cron/webhooks", { method: "POST", key: CRON_SECRET });
     const before = receiver.at("/held").length;
     await put(held, "c-first", { commentDescription: "Leased" });
-    // As a dispatcher leaves it when its process dies mid-send.
+    // As a dispatcher leaves it when its process dies mid-send: the event given its delivery
+    // (lib/webhooks/fan-out.ts) and the delivery leased, in the claim's one transaction.
     const leaseEnds = new Date(Date.now() + 1500);
-    await sql(held.databaseUrl, `UPDATE "WebhookDelivery" SET "lockedUntil" = ? WHERE "status" = 'pending'`, [stored(held, leaseEnds)]);
+    const [waiting] = await sql<{ id: string; createdAt: unknown }>(held.databaseUrl, `SELECT "id", "createdAt" FROM "WebhookMessage" WHERE "fanOut" = ?`, [
+      endpoint.id,
+    ]);
+    assert.ok(waiting, "the change wrote its event, naming the endpoint");
+    await sql(
+      held.databaseUrl,
+      `INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt")
+       VALUES ('dlv_leased', ?, ?, 'pending', 0, ?, ?, ?, ?)`,
+      [endpoint.id, waiting.id, waiting.createdAt, stored(held, leaseEnds), waiting.createdAt, waiting.createdAt],
+    );
+    await sql(held.databaseUrl, `UPDATE "WebhookMessage" SET "fanOut" = NULL WHERE "id" = ?`, [waiting.id]);
     assert.equal((await cron()).body.data.attempted, 0, "another sender holds it");
     await new Promise((r) => setTimeout(r, leaseEnds.getTime() - Date.now() + 50));
     const taken = await cron();
