@@ -26,10 +26,10 @@ const waitingRow = rowType<{ id: string; fanOut: string; createdAt: Date }>({ cr
 export async function fanOut(tx: Statements, messageIds?: readonly string[]): Promise<number> {
   if (messageIds?.length === 0) return 0;
   const onlyThese = messageIds ? Prisma.sql` AND "id" IN (${Prisma.join(messageIds)})` : Prisma.empty;
-  // The index on fanOut finds the few events waiting among all the others: through a range
-  // (a list is never empty), since SQLite's planner takes IS NOT NULL to match most rows and
-  // reads the whole table. No ORDER BY, which would read them in the primary key's order: the
-  // claim that follows sends the oldest first in any case.
+  // The partial index on fanOut (its migration) holds only the events waiting: a range on it
+  // (a list is never empty) finds them among all the others. No ORDER BY, which could send the
+  // planner along the primary key instead: the claim that follows sends the oldest first in
+  // any case.
   const waiting = decode(
     await tx.$queryRaw<unknown[]>`
       SELECT "id", "fanOut", "createdAt" FROM "WebhookMessage"

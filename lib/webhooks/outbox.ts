@@ -49,11 +49,13 @@ export const subscribersOf = (endpoints: Subscription[], type: WebhookEventType)
 export function eventWrites(event: WebhookEvent, at: Date, endpointIds: string[]): { id: string | null; statements: Prisma.Sql[] } {
   if (!endpointIds.length) return { id: null, statements: [] };
   const id = sortableId("msg", at);
-  const message = Prisma.sql`
-    INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut")
-    VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at}, ${endpointIds.join(",")})`;
-  return { id, statements: [message] };
+  return { id, statements: [messageWrite(id, event, at, endpointIds.join(","))] };
 }
+
+/** The event's row; `fanOut`: the endpoints the dispatcher is still to give a delivery, or null. */
+const messageWrite = (id: string, event: WebhookEvent, at: Date, fanOut: string | null) => Prisma.sql`
+  INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut")
+  VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at}, ${fanOut})`;
 
 /** A pending delivery of each of these messages to its endpoint, due and dated `at`. */
 export function deliveryWrite(deliveries: { messageId: string; endpointId: string; at: Date }[]): Prisma.Sql {
@@ -74,7 +76,7 @@ export async function enqueueEvent(tx: Statements, event: WebhookEvent, at: Date
   if (!endpointIds.length) return null;
   const id = sortableId("msg", at);
   await writeAll(tx, [
-    Prisma.sql`INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at})`,
+    messageWrite(id, event, at, null),
     deliveryWrite(endpointIds.map((endpointId) => ({ messageId: id, endpointId, at }))),
   ]);
   return id;
