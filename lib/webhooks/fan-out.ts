@@ -2,7 +2,7 @@ import "server-only";
 import { decode, Prisma, type Statements, writeAll } from "../db";
 import { dialect } from "../dialect";
 import { rowType } from "../rows";
-import { deliveryWrite } from "./outbox";
+import { deliveryWrites } from "./outbox";
 
 // Fan-out: a change writes its event as one row naming the endpoints it is for (fanOut), and
 // the dispatcher, in the transaction of its claim, gives each of them a pending delivery, due
@@ -49,7 +49,7 @@ export async function fanOut(tx: Statements, messageIds?: readonly string[]): Pr
       .map((endpointId) => ({ messageId: message.id, endpointId, at: message.createdAt })),
   );
   await writeAll(tx, [
-    ...(deliveries.length ? [deliveryWrite(deliveries)] : []),
+    ...deliveryWrites(deliveries).statements,
     Prisma.sql`UPDATE "WebhookMessage" SET "fanOut" = NULL WHERE "id" IN (${Prisma.join(waiting.map((message) => message.id))})`,
   ]);
   return waiting.length;

@@ -57,14 +57,26 @@ const messageWrite = (id: string, event: WebhookEvent, at: Date, fanOut: string 
   INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut")
   VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at}, ${fanOut})`;
 
-/** A pending delivery of each of these messages to its endpoint, due and dated `at`. */
-export function deliveryWrite(deliveries: { messageId: string; endpointId: string; at: Date }[]): Prisma.Sql {
-  const rows = deliveries.map(
-    ({ messageId, endpointId, at }) => Prisma.sql`(${sortableId("dlv", at)}, ${endpointId}, ${messageId}, 'pending', 0, ${at}, ${at}, ${at})`,
-  );
-  return Prisma.sql`
-    INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-    VALUES ${Prisma.join(rows)}`;
+/**
+ * Deliveries one INSERT takes, at most: six bound values a row, well within SQLite's limit of
+ * 32,766 a statement (and PostgreSQL's 65,535).
+ */
+const DELIVERY_ROWS = 1000;
+
+/**
+ * The writes of a pending delivery of each of these messages to its endpoint, due and dated
+ * `at` (an INSERT per DELIVERY_ROWS), and the new deliveries' ids in the same order.
+ */
+export function deliveryWrites(deliveries: { messageId: string; endpointId: string; at: Date }[]): { ids: string[]; statements: Prisma.Sql[] } {
+  const ids = deliveries.map(({ at }) => sortableId("dlv", at));
+  const rows = deliveries.map(({ messageId, endpointId, at }, i) => Prisma.sql`(${ids[i]}, ${endpointId}, ${messageId}, 'pending', 0, ${at}, ${at}, ${at})`);
+  const statements: Prisma.Sql[] = [];
+  for (let i = 0; i < rows.length; i += DELIVERY_ROWS) {
+    statements.push(Prisma.sql`
+      INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      VALUES ${Prisma.join(rows.slice(i, i + DELIVERY_ROWS))}`);
+  }
+  return { ids, statements };
 }
 
 /**
@@ -77,7 +89,7 @@ export async function enqueueEvent(tx: Statements, event: WebhookEvent, at: Date
   const id = sortableId("msg", at);
   await writeAll(tx, [
     messageWrite(id, event, at, null),
-    deliveryWrite(endpointIds.map((endpointId) => ({ messageId: id, endpointId, at }))),
+    ...deliveryWrites(endpointIds.map((endpointId) => ({ messageId: id, endpointId, at }))).statements,
   ]);
   return id;
 }

@@ -472,6 +472,34 @@ describe("the delivery log", () => {
     assert.equal(future.body.data.count, 0);
   });
 
+  it("replays more events than one INSERT writes (a thousand), each once", async () => {
+    const hook = await createHook();
+    const count = 1_050;
+    const at = new Date(Date.now() - 60_000);
+    await sql(app.databaseUrl, `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES ('msg_bulk_0', 'comment.pinned', '{}', ?)`, [stamp(at)]);
+    await sql(
+      app.databaseUrl,
+      `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt")
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1})
+       SELECT 'msg_bulk_' || i, 'comment.pinned', '{}', m."createdAt" FROM n, "WebhookMessage" m WHERE m."id" = 'msg_bulk_0'`,
+    );
+    await sql(
+      app.databaseUrl,
+      `INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+       SELECT 'dlv_' || m."id", ?, m."id", 'delivered', 1, m."createdAt", m."createdAt", m."createdAt" FROM "WebhookMessage" m WHERE m."id" LIKE 'msg_bulk_%'`,
+      [hook.id],
+    );
+    const res = await api(`/webhooks/${hook.id}/replay?since=${new Date(at.getTime() - 60_000).toISOString()}`, { method: "POST" });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.body.data.count, count);
+    const [queued] = await sql<{ n: number | string; events: number | string }>(
+      app.databaseUrl,
+      `SELECT COUNT(*) AS "n", COUNT(DISTINCT "messageId") AS "events" FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending'`,
+      [hook.id],
+    );
+    assert.deepEqual([Number(queued?.n), Number(queued?.events)], [count, count]);
+  });
+
   it("WEBHOOK_LOG_DAYS: the server prunes the log at start, keeping pending deliveries and events still waiting for theirs", async () => {
     const hook = await createHook();
     const old = stamp(new Date(Date.now() - 40 * 86_400_000));
