@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { scriptArgs } from "../../lib/server-command";
 import { CLAIM_BATCH } from "../../lib/webhooks/dispatch";
+import { FAN_OUT_BATCH } from "../../lib/webhooks/fan-out";
 import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
@@ -431,6 +432,42 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
       assert.deepEqual(await sql(held.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "fanOut" > ''`), [], "no event waits any more");
     } finally {
       await runCli(held.databaseUrl, ["webhooks", "remove", kept.id], LOCAL);
+    }
+  });
+
+  it(`a pass goes on while events wait, even when a fan-out of ${FAN_OUT_BATCH} gave none of them a delivery`, async () => {
+    const cli = async (...args: string[]) => {
+      const result = await runCli(held.databaseUrl, ["webhooks", ...args], LOCAL);
+      assert.equal(result.code, 0, result.stderr);
+      return result;
+    };
+    await cli("disable", endpoint.id);
+    let later: Endpoint | undefined;
+    try {
+      // A full batch of events for an endpoint removed before any dispatcher ran, then one for
+      // an endpoint made after them. Both engines hand the first batch out in the order the
+      // waiting index (or the table) holds them: the removed endpoint's id, older, sorts first.
+      const removed = await admin(held, "create", `${receiver.url}/held-removed`, "comment.updated");
+      for (let i = 0; i < FAN_OUT_BATCH; i++) await put(held, "c-first", { commentDescription: `For a removed endpoint ${i}` });
+      await cli("remove", removed.id);
+      const made = await admin(held, "create", `${receiver.url}/held-late`, "comment.updated");
+      later = made;
+      await put(held, "c-first", { commentDescription: "For an endpoint made later" });
+
+      const pass = await cli("deliver", "--once");
+      assert.deepEqual(
+        pass.stdout
+          .trim()
+          .split("\n")
+          .map((line) => line.split("  ")[0]),
+        ["delivered"],
+      );
+      const [request] = receiver.at("/held-late");
+      assert.equal(verified(made.secret, request as Received).data.comment.commentDescription, "For an endpoint made later");
+      assert.deepEqual(await sql(held.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "fanOut" > ''`), [], "no event waits any more");
+    } finally {
+      if (later) await cli("remove", later.id);
+      await cli("enable", endpoint.id);
     }
   });
 
