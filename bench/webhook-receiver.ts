@@ -74,12 +74,13 @@ export async function subscribe(databaseUrl: string, url: string): Promise<void>
 /** Disables the endpoint, keeping its deliveries; returns how many were still pending (they wait for the next run). */
 export async function unsubscribe(databaseUrl: string): Promise<number> {
   await statement(databaseUrl, `UPDATE "WebhookEndpoint" SET "enabled" = FALSE WHERE "id" = ?`, [ENDPOINT_ID]);
-  // Events not yet given their delivery (lib/webhooks/fan-out.ts) are pending too.
+  // Events naming it that no dispatcher has given their delivery yet (lib/webhooks/fan-out.ts)
+  // are pending too.
   const [row] = await statement<{ n: number | string }>(
     databaseUrl,
     `SELECT (SELECT COUNT(*) FROM "WebhookDelivery" WHERE "endpointId" = ? AND "status" = 'pending')
-       + (SELECT COUNT(*) FROM "WebhookMessage" WHERE "fanOut" > '') AS "n"`,
-    [ENDPOINT_ID],
+       + (SELECT COUNT(*) FROM "WebhookMessage" WHERE "fanOut" > '' AND "fanOut" LIKE ?) AS "n"`,
+    [ENDPOINT_ID, `%${ENDPOINT_ID}%`],
   );
   return Number(row?.n ?? 0);
 }
