@@ -10,11 +10,20 @@ import { isLockBusy } from "../db-errors";
 // process take the connection in turn. One that finds the lock held by another connection (the
 // client's, another process's) waits for it: in a server on a timer, keeping its turn (see
 // begin()), elsewhere in SQLite's own busy handler.
+//
+// Group commit: the transactions asked for in one turn of the event loop commit together, each
+// in a savepoint of one BEGIN ... COMMIT, so a busy server writes the log's pages a commit
+// touches (the tables' last pages, the indexes' rightmost leaves) once per group instead of once
+// per transaction. Each still succeeds or fails alone: a failure rolls back to its savepoint,
+// and none is answered before the group's COMMIT. A group waits for nothing but the end of the
+// turn it was asked in (setImmediate), so one transaction alone is not delayed.
 
 /** Kept statements, at most: a statement's text varies only with the length of its lists. */
 const STATEMENT_CACHE = 256;
 /** The longest pause between two tries for the lock: another connection holds it briefly. */
 const MAX_PAUSE_MS = 8;
+/** Transactions one group commits, at most: each waits for the group's COMMIT. */
+export const MAX_GROUP = 16;
 
 export interface LockWait {
   /** How long a transaction waits for another connection's lock before SQLITE_BUSY. */
@@ -26,10 +35,22 @@ export interface LockWait {
   blocking: boolean;
 }
 
+type Run = (sql: string, values: unknown[]) => unknown[] | number;
+
+interface Job {
+  work: (run: Run) => Promise<unknown>;
+  /** When the wait for the lock gives up, counted from when the transaction was asked for. */
+  deadline: number;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 export class SqliteWriter {
   private connection: Database.Database | undefined;
   private readonly statements = new Map<string, Statement>();
-  private turn: Promise<unknown> = Promise.resolve();
+  private queue: Job[] = [];
+  /** A group is being run, or one is due at the end of this turn. */
+  private busy = false;
 
   constructor(
     private readonly file: string,
@@ -37,13 +58,11 @@ export class SqliteWriter {
   ) {}
 
   /** Runs `work` in a transaction; its statements go through `run` (SQL with ? and bound values). */
-  transaction<T>(work: (run: (sql: string, values: unknown[]) => unknown[] | number) => Promise<T>): Promise<T> {
-    // The wait for the lock counts from now, so a transaction queued behind a waiting one gives
-    // up when its own time is out, not a whole timeout after that one.
-    const deadline = Date.now() + this.lock.timeoutMs;
-    const result = this.turn.then(() => this.runTransaction(work, deadline));
-    this.turn = result.catch(() => undefined);
-    return result;
+  transaction<T>(work: (run: Run) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, deadline: Date.now() + this.lock.timeoutMs, resolve: resolve as (value: unknown) => void, reject });
+      this.schedule();
+    });
   }
 
   close(): void {
@@ -52,49 +71,104 @@ export class SqliteWriter {
     this.statements.clear();
   }
 
+  private schedule(): void {
+    if (this.busy || !this.queue.length) return;
+    this.busy = true;
+    setImmediate(() => void this.runGroup(this.queue.splice(0, MAX_GROUP)));
+  }
+
+  private prepare(sql: string): Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      if (this.statements.size >= STATEMENT_CACHE) this.statements.clear();
+      prepared = this.open().prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  private open(): Database.Database {
+    if (!this.connection) {
+      this.connection = new Database(this.file, { fileMustExist: true, timeout: this.lock.blocking ? this.lock.timeoutMs : 0 });
+      // A savepoint's undo journal: in memory, not a temporary file per group.
+      this.connection.pragma("temp_store = MEMORY");
+    }
+    return this.connection;
+  }
+
   /**
-   * Takes the write lock. When another connection holds it, the transaction tries again on a
-   * timer while keeping its turn, so this process's transactions still run in the order they
-   * came instead of each one failing and sleeping on its own (the first to fail would then
-   * run after all that came later). Gives up with SQLITE_BUSY at `deadline`.
+   * Takes the write lock for `jobs`. When another connection holds it, the group tries again on
+   * a timer while keeping its turn, so this process's transactions still run in the order they
+   * came instead of each one failing and sleeping on its own. A transaction whose deadline
+   * passes meanwhile fails with SQLITE_BUSY; returns the ones still waiting, with the lock.
    */
-  private async begin(begin: Statement, deadline: number): Promise<void> {
-    if (this.lock.blocking) return void begin.run();
+  private async begin(jobs: Job[]): Promise<Job[]> {
+    const begin = this.prepare("BEGIN IMMEDIATE");
+    if (this.lock.blocking) {
+      begin.run();
+      return jobs;
+    }
     for (let pause = 1; ; pause = Math.min(pause * 2, MAX_PAUSE_MS)) {
       try {
-        return void begin.run();
+        begin.run();
+        return jobs;
       } catch (error) {
-        const left = deadline - Date.now();
-        if (!isLockBusy(error) || left <= 0) throw error;
+        if (!isLockBusy(error)) throw error;
+        const now = Date.now();
+        for (const job of jobs) if (job.deadline <= now) job.reject(error);
+        jobs = jobs.filter((job) => job.deadline > now);
+        if (!jobs.length) return jobs;
+        const left = Math.min(...jobs.map((job) => job.deadline)) - now;
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
       }
     }
   }
 
-  private async runTransaction<T>(work: (run: (sql: string, values: unknown[]) => unknown[] | number) => Promise<T>, deadline: number): Promise<T> {
-    this.connection ??= new Database(this.file, { fileMustExist: true, timeout: this.lock.blocking ? this.lock.timeoutMs : 0 });
-    const connection = this.connection;
-    const statement = (sql: string) => {
-      let prepared = this.statements.get(sql);
-      if (!prepared) {
-        if (this.statements.size >= STATEMENT_CACHE) this.statements.clear();
-        prepared = connection.prepare(sql);
-        this.statements.set(sql, prepared);
+  private async runGroup(asked: Job[]): Promise<void> {
+    let jobs = asked;
+    try {
+      jobs = await this.begin(asked);
+      if (!jobs.length) return;
+      const outcomes = await this.runInTransaction(jobs);
+      this.prepare("COMMIT").run();
+      for (const [i, job] of jobs.entries()) {
+        const outcome = outcomes[i];
+        if (outcome && "value" in outcome) job.resolve(outcome.value);
+        else job.reject(outcome?.error);
       }
-      return prepared;
-    };
-    const run = (sql: string, values: unknown[]) => {
-      const prepared = statement(sql);
+    } catch (error) {
+      if (this.connection?.inTransaction) this.prepare("ROLLBACK").run();
+      for (const job of jobs) job.reject(error);
+    } finally {
+      this.busy = false;
+      this.schedule();
+    }
+  }
+
+  /**
+   * Runs each job's work in the open transaction; alone, as it is, else each in a savepoint
+   * that a failure rolls back to. Throws when a failure ended the transaction itself (SQLite
+   * rolls back the whole of it on a few errors, such as a full disk): every job then fails.
+   */
+  private async runInTransaction(jobs: Job[]): Promise<({ value: unknown } | { error: unknown })[]> {
+    const run: Run = (sql, values) => {
+      const prepared = this.prepare(sql);
       return prepared.reader ? (prepared.all(...values) as unknown[]) : prepared.run(...values).changes;
     };
-    await this.begin(statement("BEGIN IMMEDIATE"), deadline);
-    try {
-      const value = await work(run);
-      statement("COMMIT").run();
-      return value;
-    } catch (error) {
-      if (connection.inTransaction) statement("ROLLBACK").run();
-      throw error;
+    if (jobs.length === 1) return [{ value: await (jobs[0] as Job).work(run) }];
+    const outcomes: ({ value: unknown } | { error: unknown })[] = [];
+    for (const job of jobs) {
+      this.prepare("SAVEPOINT job").run();
+      try {
+        outcomes.push({ value: await job.work(run) });
+        this.prepare("RELEASE job").run();
+      } catch (error) {
+        if (!this.connection?.inTransaction) throw error;
+        this.prepare("ROLLBACK TO job").run();
+        this.prepare("RELEASE job").run();
+        outcomes.push({ error });
+      }
     }
+    return outcomes;
   }
 }
