@@ -8,7 +8,9 @@ import { log, logError } from "../log";
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 // Deleted a slice at a time, so a large backlog never holds the write lock (SQLite's only
-// writer) long enough to make comment edits wait past their budget.
+// writer) long enough to make comment edits wait past their budget. Each slice seeks by the
+// createdAt index: ordered by id instead, SQLite walked the primary key and read every event to
+// find none old enough (6.5 s at 1.6 million events, on the server's thread, every hour).
 const CHUNK = 5000;
 
 /** Deletes every event older than `days` days; returns how many went. */
@@ -19,7 +21,7 @@ export async function pruneEvents(days: number, now = new Date()): Promise<numbe
     const count = await write(
       () => db.$executeRaw`
       DELETE FROM "AuditEvent" WHERE "id" IN (
-        SELECT "id" FROM "AuditEvent" WHERE "createdAt" < ${cutoff} ORDER BY "id" LIMIT ${CHUNK})`,
+        SELECT "id" FROM "AuditEvent" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${CHUNK})`,
     );
     removed += count;
     if (count < CHUNK) return removed;

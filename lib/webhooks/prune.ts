@@ -10,7 +10,12 @@ import { log, logError } from "../log";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-// A slice at a time, so a large backlog never holds SQLite's one write lock for long.
+// A slice at a time, so a large backlog never holds SQLite's one write lock for long. Each slice
+// seeks by an index. For finished deliveries that is (status, nextAttemptAt): a delivery is sent
+// once due and recorded after, so its last nextAttemptAt is never after its updatedAt, and the
+// bound on nextAttemptAt leaves out nothing the one on updatedAt takes. Without it SQLite read
+// every finished delivery to find none old enough (0.8-2.4 s at 1.4 million, on the server's
+// thread, every hour).
 const CHUNK = 5000;
 
 async function inChunks(remove: () => Promise<number>): Promise<number> {
@@ -39,7 +44,8 @@ export async function pruneWebhookLog(days: number, now = new Date()): Promise<P
   const deliveries = await inChunks(
     () => db.$executeRaw`
       DELETE FROM "WebhookDelivery" WHERE "id" IN (
-        SELECT "id" FROM "WebhookDelivery" WHERE "status" IN ('delivered', 'failed') AND "updatedAt" < ${cutoff} LIMIT ${CHUNK})`,
+        SELECT "id" FROM "WebhookDelivery"
+        WHERE "status" IN ('delivered', 'failed') AND "nextAttemptAt" < ${cutoff} AND "updatedAt" < ${cutoff} LIMIT ${CHUNK})`,
   );
   const messages = await inChunks(
     () => db.$executeRaw`
