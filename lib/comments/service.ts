@@ -10,13 +10,15 @@ import { type CommentRow, serializeComment } from "./serialize";
 import type { WebhookEventType } from "../webhooks/events";
 import { eventWrites, type Subscription, subscribersOf, subscriptions } from "../webhooks/outbox";
 
-let lastStamp = 0;
-
-/** Now, but strictly later than the last time this process handed out. */
-function stamp(): Date {
-  lastStamp = Math.max(Date.now(), lastStamp + 1);
-  return new Date(lastStamp);
-}
+/**
+ * When a change to this comment happens: now, or a millisecond after its last change if the
+ * clock has not moved past that, so its updatedAt moves on every change. Only the comment's own
+ * last change counts: a process-wide "later than the last" ran ahead of the clock whenever a
+ * process made more than one change a millisecond (at 1,300 PUTs a second, 20 s ahead within a
+ * minute), dating comments and audit events in the future and holding back their webhook
+ * deliveries, due only when the clock caught up.
+ */
+const changeTime = (before: CommentRow) => new Date(Math.max(Date.now(), before.updatedAt.getTime() + 1));
 
 export interface UpdateContext {
   actor: Actor;
@@ -56,7 +58,6 @@ function changed(before: CommentRow, body: UpdateCommentBody, now: Date): Commen
  * (writeAll), so other writers of the comment wait for two round trips, not one per write.
  */
 export async function updateComment(id: string, body: UpdateCommentBody, context: UpdateContext) {
-  const now = stamp();
   const { after: row, events } = await write(() =>
     transact(async (tx) => {
       const endpoints = await subscriptions(tx);
@@ -71,6 +72,7 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
           headers: { ETag: versionTag(before.version) },
         });
       }
+      const now = changeTime(before);
       const after = changed(before, body, now);
       const changes: Changes = {};
       if (after.commentDescription !== before.commentDescription) {
