@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
+import { sql } from "../support/sql";
 
 let app: TestApp;
 before(async () => {
@@ -141,5 +142,22 @@ describe("PUT /api/v1/comments/:commentId", () => {
     assert.ok(results.every((r) => r.status === 200));
     const final = await app.json("/api/v1/comments/c-first", json({ pinComment: true }));
     assert.ok(texts.includes(final.body.data.commentDescription));
+  });
+
+  it("dates a change by the clock, or a millisecond after the comment's own last change when that is later", async () => {
+    // A comment last changed ahead of this clock (another server's, set an hour fast): its next
+    // change still moves updatedAt on, by a millisecond, and no other comment's date follows it.
+    const ahead = new Date(Date.now() + 3_600_000);
+    const stored = app.engine === "sqlite" ? ahead.toISOString().replace("Z", "+00:00") : ahead.toISOString();
+    await sql(app.databaseUrl, `UPDATE "Comment" SET "updatedAt" = ? WHERE "id" = 'c-csv'`, [stored]);
+    const changed = await app.json("/api/v1/comments/c-csv", json({ commentDescription: "Changed after a fast clock" }));
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.data.updatedAt, new Date(ahead.getTime() + 1).toISOString());
+
+    const asked = Date.now();
+    const other = await app.json("/api/v1/comments/c-later", json({ commentDescription: "Dated by the clock" }));
+    const answered = Date.now();
+    const at = Date.parse(other.body.data.updatedAt);
+    assert.ok(at >= asked && at <= answered, `${other.body.data.updatedAt} lies between the request and its answer`);
   });
 });
