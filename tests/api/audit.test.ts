@@ -517,6 +517,26 @@ describe("feedback audit", () => {
     assert.ok(!left.some((e) => e.id === old));
   });
 
+  it("prune: removes a backlog of several slices (lib/retention.ts deletes 250 at a time), and nothing newer", async () => {
+    const at = new Date(Date.now() - 60 * 86_400_000);
+    const stamp = app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at.toISOString();
+    const backlog = 1_001;
+    // Ids as the trail makes them (lib/ids.ts): the time, a sequence, then randomness.
+    const time = at.getTime().toString(36).padStart(9, "0");
+    const ids = Array.from({ length: backlog }, (_, i) => `evt_${time}${i.toString(36).padStart(3, "0")}${randomBytes(8).toString("hex").slice(0, 13)}`);
+    await sql(
+      app.databaseUrl,
+      `INSERT INTO "AuditEvent" ("id", "createdAt", "actorName", "via", "action", "resourceType", "resourceId", "changes")
+       VALUES ${ids.map(() => "(?, ?, 'cli (test)', 'cli', 'key.created', 'key', 'key_old', '{}')").join(", ")}`,
+      ids.flatMap((id) => [id, stamp]),
+    );
+    const newer = (await allEvents()).length - backlog;
+    const pruned = await app.cli(["audit", "prune", "--older-than-days", "50"]);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.equal(pruned.stdout.trim(), `Removed ${backlog} audit events older than 50 days.`);
+    assert.equal((await allEvents()).length, newer);
+  });
+
   it("AUDIT_RETENTION_DAYS: the server prunes at start", async () => {
     const old = await insertOldEvent(new Date(Date.now() - 10 * 86_400_000));
     const recent = await insertOldEvent(new Date(Date.now() - 86_400_000));
