@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
-import { sql } from "../support/sql";
+import { sql, storedTime } from "../support/sql";
 
 // The audit trail beyond comments: the admin scope, one event per change (keys, imports,
 // sessions, a comment edited from the dashboard) in the change's own transaction, the cursor
@@ -71,18 +71,29 @@ async function refuseAuditInserts(): Promise<() => Promise<void>> {
   return () => sql(app.databaseUrl, `DROP TRIGGER "refuse_audit"${app.engine === "postgres" ? ` ON "AuditEvent"` : ""}`).then(() => {});
 }
 
-/** An event dated `at`, written straight to the table, with an id of the trail's own shape. */
-async function insertOldEvent(at: Date): Promise<string> {
-  const random = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).padStart(13, "0");
-  const id = `evt_${at.getTime().toString(36).padStart(9, "0")}000${random}`;
-  const stamp = app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at.toISOString();
+/**
+ * `count` events dated `at`, written straight to the table in one statement, with ids of the
+ * trail's own shape (lib/ids.ts: the time, a sequence, then randomness); returns the ids.
+ */
+async function insertOldEvents(at: Date, count: number): Promise<string[]> {
+  const time = at.getTime().toString(36).padStart(9, "0");
+  const ids = Array.from({ length: count }, (_, i) => {
+    const random = BigInt(`0x${randomBytes(8).toString("hex")}`).toString(36).padStart(13, "0");
+    return `evt_${time}${i.toString(36).padStart(3, "0")}${random}`;
+  });
   await sql(
     app.databaseUrl,
     `INSERT INTO "AuditEvent" ("id", "createdAt", "actorName", "via", "action", "resourceType", "resourceId", "changes")
-     VALUES (?, ?, 'cli (test)', 'cli', 'key.created', 'key', 'key_old', '{}')`,
-    [id, stamp],
+     VALUES ${ids.map(() => "(?, ?, 'cli (test)', 'cli', 'key.created', 'key', 'key_old', '{}')").join(", ")}`,
+    ids.flatMap((id) => [id, storedTime(app.databaseUrl, at)]),
   );
-  return id;
+  return ids;
+}
+
+/** One such event. */
+async function insertOldEvent(at: Date): Promise<string> {
+  const [id] = await insertOldEvents(at, 1);
+  return id as string;
 }
 
 describe("the admin scope", () => {
@@ -518,18 +529,8 @@ describe("feedback audit", () => {
   });
 
   it("prune: removes a backlog of several slices (lib/retention.ts deletes 250 at a time), and nothing newer", async () => {
-    const at = new Date(Date.now() - 60 * 86_400_000);
-    const stamp = app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at.toISOString();
     const backlog = 1_001;
-    // Ids as the trail makes them (lib/ids.ts): the time, a sequence, then randomness.
-    const time = at.getTime().toString(36).padStart(9, "0");
-    const ids = Array.from({ length: backlog }, (_, i) => `evt_${time}${i.toString(36).padStart(3, "0")}${randomBytes(8).toString("hex").slice(0, 13)}`);
-    await sql(
-      app.databaseUrl,
-      `INSERT INTO "AuditEvent" ("id", "createdAt", "actorName", "via", "action", "resourceType", "resourceId", "changes")
-       VALUES ${ids.map(() => "(?, ?, 'cli (test)', 'cli', 'key.created', 'key', 'key_old', '{}')").join(", ")}`,
-      ids.flatMap((id) => [id, stamp]),
-    );
+    await insertOldEvents(new Date(Date.now() - 60 * 86_400_000), backlog);
     const newer = (await allEvents()).length - backlog;
     const pruned = await app.cli(["audit", "prune", "--older-than-days", "50"]);
     assert.equal(pruned.code, 0, pruned.stderr);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
-import { sql } from "../support/sql";
+import { sql, storedTime } from "../support/sql";
 
 let app: TestApp;
 before(async () => {
@@ -148,8 +148,7 @@ describe("PUT /api/v1/comments/:commentId", () => {
     // A comment last changed ahead of this clock (another server's, set an hour fast): its next
     // change still moves updatedAt on, by a millisecond, and no other comment's date follows it.
     const ahead = new Date(Date.now() + 3_600_000);
-    const stored = app.engine === "sqlite" ? ahead.toISOString().replace("Z", "+00:00") : ahead.toISOString();
-    await sql(app.databaseUrl, `UPDATE "Comment" SET "updatedAt" = ? WHERE "id" = 'c-csv'`, [stored]);
+    await sql(app.databaseUrl, `UPDATE "Comment" SET "updatedAt" = ? WHERE "id" = 'c-csv'`, [storedTime(app.databaseUrl, ahead)]);
     const changed = await app.json("/api/v1/comments/c-csv", json({ commentDescription: "Changed after a fast clock" }));
     assert.equal(changed.status, 200);
     assert.equal(changed.body.data.updatedAt, new Date(ahead.getTime() + 1).toISOString());

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
-import { sql } from "../support/sql";
+import { sql, storedTime } from "../support/sql";
 
 // The webhook endpoints' API and management commands, over real HTTP against the real database:
 // the admin scope, every change audited once, validation and address refusals as 400s naming
@@ -315,7 +315,7 @@ interface DeliveryRecord {
   log: { attemptedAt: string; statusCode: number | null; durationMs: number; responseBody: string | null; error: string | null }[];
 }
 
-const stamp = (at: Date) => (app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at.toISOString());
+const stamp = (at: Date) => storedTime(app.databaseUrl, at);
 
 describe("the delivery log", () => {
   it("lists test deliveries newest first, a page at a time by cursor, with each attempt", async () => {

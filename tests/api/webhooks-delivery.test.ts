@@ -12,7 +12,7 @@ import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp 
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Received, type Receiver, startReceiver } from "../support/receiver";
-import { sql } from "../support/sql";
+import { sql, storedTime } from "../support/sql";
 
 // Webhook delivery end to end: the built app sends to a real receiver in this process, every
 // delivery verified with the `standardwebhooks` package (a Standard Webhooks implementation
@@ -71,8 +71,7 @@ const attemptsOf = (app: TestApp, messageId: string) =>
     [messageId],
   );
 
-/** A time as the engine's Prisma adapter stores it, for a statement written by hand. */
-const stored = (app: TestApp, at: Date) => (app.engine === "sqlite" ? at.toISOString().replace("Z", "+00:00") : at);
+const stored = (app: TestApp, at: Date) => storedTime(app.databaseUrl, at);
 
 async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -24,3 +24,11 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
     await client.end();
   }
 }
+
+/**
+ * A time as the app stores it, for a statement written by hand: on SQLite the text Prisma's
+ * adapter writes (ISO 8601 with +00:00, which compares bytewise with the app's own), on
+ * PostgreSQL an ISO 8601 instant.
+ */
+export const storedTime = (databaseUrl: string, at: Date): string =>
+  databaseUrl.startsWith("file:") ? at.toISOString().replace("Z", "+00:00") : at.toISOString();
