@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
 import { type Env, env } from "./lib/env";
+import { watchEventLoop } from "./lib/event-loop";
 import { log } from "./lib/log";
 import { CLIENT_IP_HEADER, clientAddress, FORWARDED_METHOD_HEADER } from "./lib/api/client";
 import { SERVER_HEAP_FLAG, scriptArgs } from "./lib/server-command";
@@ -129,6 +130,7 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
     });
   });
   server.on("clientError", onClientError);
+  const unwatch = watchEventLoop(config.EVENT_LOOP_WARN_MS);
   server.listen(config.PORT, config.HOSTNAME, () => {
     // A worker's primary says it once for all of them.
     if (cluster.isPrimary) process.stderr.write(`Listening on ${listeningOn(config)}\n`);
@@ -142,6 +144,7 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    unwatch();
     dispatcher?.stop();
     server.close(() => process.exit(0));
     server.closeIdleConnections();

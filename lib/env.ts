@@ -112,6 +112,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // text: one readable line per event; json: one JSON object per line, for log shippers.
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
+  // A serving process warns when its event loop was held this long (lib/event-loop.ts); 0: never.
+  EVENT_LOOP_WARN_MS: integer(50, 0, 60_000),
 });
 
 /**

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
-import { startApp, type TestApp } from "../support/app";
+import { EVENT_LOOP_HELD } from "../../lib/event-loop";
+import { logLines, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { assertNoSecrets } from "../support/log-secrets";
 
@@ -13,7 +14,8 @@ let keyIds: { write: string; read: string };
 let cookie: string;
 
 before(async () => {
-  app = await startApp({ dataset, env: { LOG_FORMAT: "json", LOG_LEVEL: "info" } });
+  // A threshold of 1 ms: the event-loop warning then comes within a second or two of any work.
+  app = await startApp({ dataset, env: { LOG_FORMAT: "json", LOG_LEVEL: "info", EVENT_LOOP_WARN_MS: "1" } });
   const listed = await app.cli(["keys", "list"]);
   const idOf = (name: string) => listed.stdout.split("\n").find((line) => line.split(/\s+/)[1] === name)?.split(/\s+/)[0] ?? "";
   keyIds = { write: idOf("test-write"), read: idOf("test-read") };
@@ -108,6 +110,22 @@ describe("request log (LOG_FORMAT=json)", () => {
     assert.throws(() => assertNoSecrets(line("Bearer fbk_abc"), []), /logged a secret on 1 line/);
     assert.throws(() => assertNoSecrets(line("sessionvalue-0123456789"), ["sessionvalue-0123456789"]), /logged a secret/);
     assert.doesNotThrow(() => assertNoSecrets(line("nothing to see"), ["sessionvalue-0123456789"]));
+  });
+});
+
+describe("the event-loop warning (EVENT_LOOP_WARN_MS)", () => {
+  it("says how long the serving process's loop was held, past the threshold, and which process it was", async () => {
+    const deadline = Date.now() + 10_000;
+    while (!logLines(app, EVENT_LOOP_HELD).length && Date.now() < deadline) {
+      assert.equal((await app.request("/api/v1/posts?search=dark")).status, 200);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const [line] = logLines(app, EVENT_LOOP_HELD);
+    assert.ok(line, "a warning within 10 s");
+    assert.equal(line.level, "warn");
+    assert.equal(line.thresholdMs, 1);
+    assert.ok(Number.isInteger(line.longestMs) && (line.longestMs as number) >= 1, JSON.stringify(line));
+    assert.equal(line.pid, app.server.pid);
   });
 });
 
