@@ -5,6 +5,7 @@ import { type ChildProcess, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 import autocannon, { type Result } from "autocannon";
+import { EVENT_LOOP_CHECK_MS } from "../lib/event-loop";
 import type { Draw } from "./workload";
 
 export type Kind = "varied" | "warm";
@@ -39,6 +40,52 @@ export interface Server {
   seen: Map<number, string>;
   /** Whether the database runs in processes of its own (PostgreSQL), whose CPU time is counted apart. */
   databaseProcesses: boolean;
+  /**
+   * The event-loop holds its serving processes reported (lib/event-loop.ts, each process's
+   * longest of the second before), as they arrived; none from a server that does not report them.
+   */
+  holds: Hold[];
+}
+
+export interface Hold {
+  /** When the line arrived (Date.now()). */
+  at: number;
+  longestMs: number;
+}
+
+/**
+ * Reads a server's stderr: lines reporting an event-loop hold are kept (not shown), the rest
+ * passed on to this process's stderr. The server logs in text (`... The event loop was held up
+ * longestMs=12 ...`).
+ */
+export function readHolds(stderr: NodeJS.ReadableStream, holds: Hold[], message: string): void {
+  const pattern = new RegExp(`${message} longestMs=(\\d+)`);
+  let rest = "";
+  stderr.setEncoding("utf8");
+  stderr.on("data", (chunk: string) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    const shown: string[] = [];
+    for (const line of lines) {
+      const held = pattern.exec(line);
+      if (held) holds.push({ at: Date.now(), longestMs: Number(held[1]) });
+      else shown.push(`${line}\n`);
+    }
+    if (shown.length) process.stderr.write(shown.join(""));
+  });
+}
+
+/**
+ * The longest hold reported for a run from `start` to `end`: each report covers the second
+ * before it, so the first after `end` is waited for (at most a little over a second). Null
+ * when the server reported none at all (it does not watch its loop).
+ */
+export async function longestHold(server: Server, start: number, end: number, checkMs: number): Promise<number | null> {
+  const until = end + checkMs + 250;
+  while (Date.now() < until && !server.holds.some((h) => h.at > end)) await new Promise((r) => setTimeout(r, 50));
+  if (!server.holds.length) return null;
+  const during = server.holds.filter((h) => h.at > start && h.at <= until);
+  return Math.max(0, ...during.map((h) => h.longestMs));
 }
 
 /** The process and all its descendants, from /proc/<pid>/task/<tid>/children (Linux). */
@@ -264,6 +311,8 @@ export interface Measure {
   cpu: Cpu;
   /** Requests of the measured run whose value had been sent before in this engine's run. */
   repeats: number;
+  /** The longest time a serving process's event loop was held during the run, in ms (null: not reported). */
+  heldMs: number | null;
 }
 
 export const errorCount = (m: Measure) => m.errors + Object.values(m.non2xx).reduce((a, b) => a + b, 0);
@@ -278,6 +327,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
   let memoryUsed: Memory;
   let health: Probe;
   const cpuBefore = readCpu(server);
+  const start = Date.now();
   let cpuAfter: CpuReading;
   try {
     result = await autocannon({
@@ -302,6 +352,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
     memoryUsed = memory.stop();
     health = await probe.stop();
   }
+  const heldMs = await longestHold(server, start, Date.now(), EVENT_LOOP_CHECK_MS);
   const drawnAfter = scenario.requests.drawn;
   const non2xx: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) if (!code.startsWith("2")) non2xx[code] = count;
@@ -317,6 +368,7 @@ export async function load(server: Server, key: string, scenario: Load, connecti
     memory: memoryUsed,
     cpu: cpuPerAnswer(cpuBefore, cpuAfter, result["2xx"], server),
     repeats: Math.max(0, drawnAfter - Math.max(drawnBefore, scenario.requests.size)),
+    heldMs,
   };
 }
 

@@ -11,6 +11,8 @@ const TARGET_P99_MS = 100;
 const TARGET_SHARE_OF_FLOOR = 0.5;
 const TARGET_SHORT_TERM_P99_MS = 1000;
 const TARGET_MB_PER_PROCESS = 400;
+/** "No request blocks the event loop for more than about 50 ms." */
+const TARGET_HELD_MS = 50;
 
 export interface Settings {
   posts: number;
@@ -92,6 +94,9 @@ export function errorText(m: Measure): string {
   return parts.length ? `**${parts.join(", ")}**` : "0";
 }
 
+/** A run's longest event-loop hold: "-" where the server did not report its holds. */
+export const heldText = (heldMs: number | null) => (heldMs === null ? "-" : f0(heldMs));
+
 const memoryText = (m: Memory) => `${f0(m.maxProcessMb)} | ${f0(m.maxSumMb)} (${m.processes})`;
 
 /** The parts of the machine whose CPU time is given, in the order the report gives them. */
@@ -112,12 +117,12 @@ function floorLine(rows: Row[], workers: number, levels: number[]): string {
 
 function variedTable(rows: Row[]): string[] {
   const lines = [
-    `| scenario | conns | distinct requests | repeats | sample hits | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| scenario | conns | distinct requests | repeats | sample hits | req/s | p50 ms | p99 ms | errors | health p99 ms | loop held ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.scenario.name}: ${r.scenario.label} | ${r.connections} | ${n0(r.scenario.requests.size)} | ${n0(r.app.repeats)} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |`,
+      `| ${r.scenario.name}: ${r.scenario.label} | ${r.connections} | ${n0(r.scenario.requests.size)} | ${n0(r.app.repeats)} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${heldText(r.app.heldMs)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |`,
     );
   }
   return lines;
@@ -126,14 +131,14 @@ function variedTable(rows: Row[]): string[] {
 function warmTable(rows: Row[]): string[] {
   const withBaseline = rows.some((r) => r.baseline);
   const lines = [
-    `| scenario | conns | total | req/s | p50 ms | p99 ms | errors | health p99 ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |${withBaseline ? " baseline req/s | baseline p99 ms | baseline errors | app / baseline |" : ""}`,
-    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withBaseline ? "---:|---:|---:|---:|" : ""}`,
+    `| scenario | conns | total | req/s | p50 ms | p99 ms | errors | health p99 ms | loop held ms | app / floor | max MB one process | max MB sum (processes) | ${CPU_HEADER} |${withBaseline ? " baseline req/s | baseline p99 ms | baseline errors | app / baseline |" : ""}`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${withBaseline ? "---:|---:|---:|---:|" : ""}`,
   ];
   for (const r of rows) {
     const b = r.baseline;
     const baseline = withBaseline ? (b ? ` ${n0(b.rps)} | ${ms(b.p99)} | ${errorText(b)} | ${ratio(r.app.rps, b.rps)} |` : " - | - | - | - |") : "";
     lines.push(
-      `| ${r.scenario.label}${r.note ? ` (${r.note})` : ""} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |${baseline}`,
+      `| ${r.scenario.label}${r.note ? ` (${r.note})` : ""} | ${r.connections} | ${r.hits} | ${n0(r.app.rps)} | ${ms(r.app.p50)} | ${ms(r.app.p99)} | ${errorText(r.app)} | ${ms(r.app.probe.p99)} | ${heldText(r.app.heldMs)} | ${ratio(r.app.rps, r.floor.rps)} | ${memoryText(r.app.memory)} | ${cpuText(r.app.cpu)} |${baseline}`,
     );
   }
   return lines;
@@ -201,6 +206,7 @@ function targets(rows: Row[]): string[] {
     `- Every varied read but the short terms at ≥ ${TARGET_SHARE_OF_FLOOR * 100}% of the floor's throughput: ${verdict(fast, (r) => (r.app.rps < TARGET_SHARE_OF_FLOOR * r.floor.rps ? ratio(r.app.rps, r.floor.rps) : undefined))}.`,
     `- Short-term search at p99 < ${TARGET_SHORT_TERM_P99_MS} ms: ${verdict(short, (r) => (r.app.p99 >= TARGET_SHORT_TERM_P99_MS ? `p99 ${ms(r.app.p99)} ms` : undefined))}.`,
     `- The floor stays fast meanwhile (the health probe's p99 < ${TARGET_P99_MS} ms during the short-term run): ${verdict(short, (r) => (r.app.probe.p99 >= TARGET_P99_MS ? `probe p99 ${ms(r.app.probe.p99)} ms` : undefined))}.`,
+    `- No request holds a serving process's event loop for more than about ${TARGET_HELD_MS} ms (the longest hold in each varied run at concurrency ${TARGET_CONNECTIONS}, short terms included): ${verdict(atTarget, (r) => (r.app.heldMs === null ? "not reported" : r.app.heldMs > TARGET_HELD_MS ? `held ${f0(r.app.heldMs)} ms` : undefined))}.`,
     `- Memory < ${TARGET_MB_PER_PROCESS} MB per process, over every run: ${maxProcess < TARGET_MB_PER_PROCESS ? "met" : `missed by ${f0(maxProcess - TARGET_MB_PER_PROCESS)} MB`} (largest process ${f0(maxProcess)} MB; largest sum over a server's processes ${f0(maxSum)} MB).`,
     `- A PUT with one subscribed webhook endpoint within ${WEBHOOK_COST * 100}% of the PUT without, in throughput and p99 (each the median of its alternated runs): ${webhookVerdict(rows)}.`,
     `- No errors, non-2xx answers or timeouts in any run: ${failing.length ? `missed by ${failing.map((r) => `${r.scenario.name}@${r.connections} with ${plural(r.workers, "worker")} (${errorText(r.app)})`).join(", ")}` : "met"}.`,

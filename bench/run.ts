@@ -31,10 +31,11 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, type Scenario, type Server } from "./measure";
-import { type Context, CPU_HEADER, cpuText, errorText, f0, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
+import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, readHolds, type Scenario, type Server } from "./measure";
+import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
 import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
+import { EVENT_LOOP_HELD } from "../lib/event-loop";
 import { scriptArgs, serverArgs } from "../lib/server-command";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -332,11 +333,14 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
     WEBHOOK_ALLOW_HTTP: "true",
     WEB_CONCURRENCY: String(workers),
     BASELINE_PORT: String(port),
+    // Every second's longest event-loop hold, read from the server's stderr (readHolds).
+    EVENT_LOOP_WARN_MS: "1",
   };
   const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
   const args = kind === "app" ? serverArgs(root) : ["--import", "tsx", script];
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
-  const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url) };
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
+  const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url), holds: [] };
+  if (child.stderr) readHolds(child.stderr, server.holds, EVENT_LOOP_HELD);
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the ${kind} server exited with ${child.exitCode}`);
     try {
@@ -493,6 +497,12 @@ function pairOf(list: Scenario[]): [Scenario, Scenario] | undefined {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** The longest of some holds, null when none was reported. */
+const longestOf = (holds: (number | null)[]): number | null => {
+  const reported = holds.filter((h) => h !== null);
+  return reported.length ? Math.max(...reported) : null;
+};
+
 /** Runs of one scenario as one: the median throughput and latencies, every error, the most memory. */
 function medianOf(runs: Measure[]): Measure {
   const first = runs[0] as Measure;
@@ -509,6 +519,7 @@ function medianOf(runs: Measure[]): Measure {
     timeouts: runs.reduce((sum, r) => sum + r.timeouts, 0),
     probe: { ...first.probe, p99: median(runs.map((r) => r.probe.p99)) },
     memory: runs.reduce((most, r) => (r.memory.maxProcessMb > most.maxProcessMb ? r.memory : most), first.memory),
+    heldMs: longestOf(runs.map((r) => r.heldMs)),
     cpu: {
       server: median(runs.map((r) => r.cpu.server)),
       dispatcher: median(runs.map((r) => r.cpu.dispatcher)),
@@ -595,7 +606,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
             if (baseline && index === 0 && scenario.kind === "warm") row.baseline = await measure(baseline, key, scenario, connections);
             level.push(row);
             log(
-              `  ${n0(row.app.rps)} req/s p50 ${ms(row.app.p50)} p99 ${ms(row.app.p99)} ms, errors ${errorText(row.app)}, health p99 ${ms(row.app.probe.p99)} ms, ${f0(row.app.memory.maxProcessMb)} MB | floor ${n0(before.rps)}${row.baseline ? ` | baseline ${n0(row.baseline.rps)} req/s` : ""}${note ? ` | ${note}` : ""}`,
+              `  ${n0(row.app.rps)} req/s p50 ${ms(row.app.p50)} p99 ${ms(row.app.p99)} ms, errors ${errorText(row.app)}, health p99 ${ms(row.app.probe.p99)} ms, loop held ${heldText(row.app.heldMs)} ms, ${f0(row.app.memory.maxProcessMb)} MB | floor ${n0(before.rps)}${row.baseline ? ` | baseline ${n0(row.baseline.rps)} req/s` : ""}${note ? ` | ${note}` : ""}`,
             );
           }
           log(`${engine}: ${workers} worker(s), floor again, ${connections} connections`);
