@@ -34,6 +34,7 @@ const UNMARKED = new Map([
   ["lib/db-adapter.ts", "prisma.config.ts (Prisma's own CLI) loads it"],
   ["lib/log.ts", "server.ts loads it, and server.ts runs Next.js in its own process"],
   ["lib/api/client.ts", "server.ts loads it"],
+  ["lib/event-loop.ts", "server.ts loads it to watch its event loop, and the benchmark for the warning's text"],
   ["lib/webhooks/nudge.ts", "server.ts loads it to pass nudges to its webhook dispatcher"],
   ["lib/server-command.ts", "Playwright's global setup loads it to start the server"],
   ["lib/sqlite/read-worker.mjs", "a worker thread of server.ts's process runs it"],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { changelogWhere, pageSql } from "./queries";
+import { changelogWhere, countSql, pageSql } from "./queries";
 import type { ListChangelogsQuery } from "./schemas";
 
 // The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
@@ -50,6 +50,30 @@ describe("changelog list SQL", () => {
   it("walks the sort index: drafts first, newest first, ties by id", () => {
     const sql = oneLine(pageSql(changelogWhere(query(), dialects.sqlite), 20, 0).sql);
     assert.match(sql, /FROM "Changelog" t ORDER BY t\."status" ASC, t\."sortAt" DESC, t\."id" DESC LIMIT \? OFFSET \?$/);
+  });
+});
+
+describe("changelog count SQL on SQLite", () => {
+  it("counts a search on its own from the FTS5 table alone, stopping at the bound", () => {
+    const sql = countSql(query({ search: "webhooks" }), true, undefined, dialects.sqlite);
+    assert.equal(
+      oneLine(sql.sql),
+      `SELECT count(*) AS "total" FROM (SELECT 1 FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ? LIMIT ?) counted`,
+    );
+    assert.deepEqual(sql.values, ['"webhooks"', 10_001]);
+  });
+
+  it("counts a search with a filter on the changelogs, and a list without a search exactly", () => {
+    for (const filter of [{ status: "Draft" as const }, { labels: ["API"] }, { id: ["c1"] }]) {
+      const sql = oneLine(countSql(query({ search: "webhooks", ...filter }), true, undefined, dialects.sqlite).sql);
+      assert.match(sql, /^SELECT count\(\*\) AS "total" FROM \(SELECT 1 FROM "Changelog" t WHERE .* LIMIT \?\) counted$/, sql);
+    }
+    assert.equal(oneLine(countSql(query({ status: "Draft" }), false, undefined, dialects.sqlite).sql), `SELECT count(*) AS "total" FROM "Changelog" t WHERE t."status" = ?`);
+  });
+
+  it("tests rows for a short term the index cannot answer alone", () => {
+    const sql = oneLine(countSql(query({ search: "ab webhooks" }), true, undefined, dialects.sqlite).sql);
+    assert.match(sql, /FROM "Changelog" t WHERE .*instr/, sql);
   });
 });
 
