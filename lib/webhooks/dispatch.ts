@@ -85,11 +85,10 @@ const LEASE_OR_RECORD = { durable: false } as const;
 const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * (Math.ceil(CLAIM_BATCH / CONCURRENCY) + 1) + 30_000;
 
 /**
- * Takes up to `limit` due deliveries of enabled endpoints (a test event goes to its endpoint
- * enabled or not) and leases them, then gives waiting events their deliveries
- * (lib/webhooks/fan-out.ts), leasing as many of those as the limit leaves, in one transaction.
- * Deliveries of a disabled endpoint wait, pending, until it is enabled again. `more`: events
- * may still wait for their deliveries.
+ * Gives waiting events their deliveries (lib/webhooks/fan-out.ts), then takes up to `limit` due
+ * deliveries of enabled endpoints (a test event goes to its endpoint enabled or not) and leases
+ * them, in one transaction. Deliveries of a disabled endpoint wait, pending, until it is enabled
+ * again. `more`: events may still wait for their deliveries.
  */
 async function claim(limit: number, messageIds: string[] | undefined): Promise<{ claimed: Claimed[]; more: boolean }> {
   const now = new Date();
@@ -97,9 +96,7 @@ async function claim(limit: number, messageIds: string[] | undefined): Promise<{
   const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
   return write(() =>
     transact(async (tx) => {
-      // Due deliveries first, the oldest first; then new events get theirs, leased up to the
-      // rest of the limit as they are made (lib/webhooks/fan-out.ts), so most deliveries are
-      // never written twice before they are sent.
+      const fanned = await fanOut(tx, messageIds);
       const claimed = await tx.$queryRaw<Claimed[]>`
         UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
         WHERE "id" IN (
@@ -112,8 +109,7 @@ async function claim(limit: number, messageIds: string[] | undefined): Promise<{
           ORDER BY d."nextAttemptAt", d."id"
           LIMIT ${limit}${dialect.skipLocked})
         RETURNING "id", "endpointId", "messageId", "attempts"`;
-      const fanned = await fanOut(tx, messageIds, { until: lease, limit: limit - claimed.length });
-      return { claimed: [...claimed, ...fanned.leased], more: fanned.taken === FAN_OUT_BATCH };
+      return { claimed, more: fanned === FAN_OUT_BATCH };
     }, LEASE_OR_RECORD),
   );
 }
