@@ -73,6 +73,9 @@ export function readHolds(stderr: NodeJS.ReadableStream, holds: Hold[], message:
     }
     if (shown.length) process.stderr.write(shown.join(""));
   });
+  stderr.on("end", () => {
+    if (rest) process.stderr.write(`${rest}\n`);
+  });
 }
 
 /**

@@ -333,8 +333,10 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
     WEBHOOK_ALLOW_HTTP: "true",
     WEB_CONCURRENCY: String(workers),
     BASELINE_PORT: String(port),
-    // Every second's longest event-loop hold, read from the server's stderr (readHolds).
+    // Every second's longest event-loop hold, read from the server's stderr (readHolds), which
+    // reads the text format.
     EVENT_LOOP_WARN_MS: "1",
+    LOG_FORMAT: "text",
   };
   const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
   const args = kind === "app" ? serverArgs(root) : ["--import", "tsx", script];
