@@ -315,8 +315,6 @@ interface DeliveryRecord {
   log: { attemptedAt: string; statusCode: number | null; durationMs: number; responseBody: string | null; error: string | null }[];
 }
 
-const stamp = (at: Date) => storedTime(app.databaseUrl, at);
-
 describe("the delivery log", () => {
   it("lists test deliveries newest first, a page at a time by cursor, with each attempt", async () => {
     const hook = await createHook();
@@ -334,7 +332,7 @@ describe("the delivery log", () => {
     await sql(
       app.databaseUrl,
       `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "attemptedAt", "statusCode", "durationMs", "responseBody", "error") VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ["att_1", oldest?.id, stamp(at), 500, 42, "oops", "HTTP 500"],
+      ["att_1", oldest?.id, storedTime(app.databaseUrl, at), 500, 42, "oops", "HTTP 500"],
     );
 
     const seen: DeliveryRecord[] = [];
@@ -476,7 +474,7 @@ describe("the delivery log", () => {
     const hook = await createHook();
     const count = 1_050;
     const at = new Date(Date.now() - 60_000);
-    await sql(app.databaseUrl, `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES ('msg_bulk_0', 'comment.pinned', '{}', ?)`, [stamp(at)]);
+    await sql(app.databaseUrl, `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt") VALUES ('msg_bulk_0', 'comment.pinned', '{}', ?)`, [storedTime(app.databaseUrl, at)]);
     await sql(
       app.databaseUrl,
       `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt")
@@ -502,8 +500,8 @@ describe("the delivery log", () => {
 
   it("WEBHOOK_LOG_DAYS: the server prunes the log at start, keeping pending deliveries and events still waiting for theirs", async () => {
     const hook = await createHook();
-    const old = stamp(new Date(Date.now() - 40 * 86_400_000));
-    const recent = stamp(new Date(Date.now() - 86_400_000));
+    const old = storedTime(app.databaseUrl, new Date(Date.now() - 40 * 86_400_000));
+    const recent = storedTime(app.databaseUrl, new Date(Date.now() - 86_400_000));
     const message = (id: string, at: string, fanOut: string | null) =>
       sql(app.databaseUrl, `INSERT INTO "WebhookMessage" ("id", "type", "payload", "createdAt", "fanOut") VALUES (?, 'comment.pinned', '{}', ?, ?)`, [
         id,

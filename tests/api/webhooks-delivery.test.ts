@@ -71,8 +71,6 @@ const attemptsOf = (app: TestApp, messageId: string) =>
     [messageId],
   );
 
-const stored = (app: TestApp, at: Date) => storedTime(app.databaseUrl, at);
-
 async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -147,7 +145,7 @@ describe("delivery by the server's dispatcher", () => {
   });
 
   it("sends one event to each of ten subscribed endpoints, written in the PUT's one statement on PostgreSQL, with one webhook-id", async () => {
-    const now = stored(app, new Date());
+    const now = storedTime(app.databaseUrl, new Date());
     const ids = Array.from({ length: 10 }, (_, i) => `whk_many_${String(i).padStart(2, "0")}`);
     for (const id of ids) {
       await sql(
@@ -255,7 +253,7 @@ describe("delivery by the server's dispatcher", () => {
     receiver.on("/down", () => 503);
     const endpoint: Endpoint = await admin(app, "create", `${receiver.url}/down`, "comment.updated");
     const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000);
-    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "failingSince" = ? WHERE "id" = ?`, [stored(app, fourDaysAgo), endpoint.id]);
+    await sql(app.databaseUrl, `UPDATE "WebhookEndpoint" SET "failingSince" = ? WHERE "id" = ?`, [storedTime(app.databaseUrl, fourDaysAgo), endpoint.id]);
     await put(app, "c-later", { commentDescription: "Anyone?" });
     await receiver.waitFor("/down", 1);
     const disabled = await eventually(async () => {
@@ -485,7 +483,7 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
       held.databaseUrl,
       `INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt")
        VALUES ('dlv_leased', ?, ?, 'pending', 0, ?, ?, ?, ?)`,
-      [endpoint.id, waiting.id, waiting.createdAt, stored(held, leaseEnds), waiting.createdAt, waiting.createdAt],
+      [endpoint.id, waiting.id, waiting.createdAt, storedTime(held.databaseUrl, leaseEnds), waiting.createdAt, waiting.createdAt],
     );
     await sql(held.databaseUrl, `UPDATE "WebhookMessage" SET "fanOut" = NULL WHERE "id" = ?`, [waiting.id]);
     assert.equal((await cron()).body.data.attempted, 0, "another sender holds it");

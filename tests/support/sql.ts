@@ -27,8 +27,10 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
 
 /**
  * A time as the app stores it, for a statement written by hand: on SQLite the text Prisma's
- * adapter writes (ISO 8601 with +00:00, which compares bytewise with the app's own), on
- * PostgreSQL an ISO 8601 instant.
+ * adapter writes (ISO 8601 with +00:00, which compares bytewise with the app's own; the same as
+ * lib/dialect.ts's encode, which this module cannot load: the benchmark loads it outside
+ * Next.js's server condition), on PostgreSQL an ISO 8601 instant (a Date would be sent in the
+ * local time zone).
  */
 export const storedTime = (databaseUrl: string, at: Date): string =>
   databaseUrl.startsWith("file:") ? at.toISOString().replace("Z", "+00:00") : at.toISOString();
