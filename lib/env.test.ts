@@ -4,7 +4,7 @@ import { parseEnv } from "./env";
 
 // The settings this turn added: their defaults, and a clear refusal of a bad value.
 
-describe("environment: audit and webhook settings", () => {
+describe("environment: audit, webhook and event-loop settings", () => {
   it("defaults: keep the trail forever, retry on the documented schedule, https and public addresses only", () => {
     const config = parseEnv({});
     assert.equal(config.AUDIT_RETENTION_DAYS, undefined);
@@ -15,6 +15,7 @@ describe("environment: audit and webhook settings", () => {
     assert.equal(config.WEBHOOK_ALLOW_PRIVATE, false);
     assert.equal(config.WEBHOOK_DISPATCH, true);
     assert.equal(config.CRON_SECRET, undefined);
+    assert.equal(config.EVENT_LOOP_WARN_MS, 50);
   });
 
   it("reads the values as written", () => {
@@ -31,6 +32,7 @@ describe("environment: audit and webhook settings", () => {
     assert.equal(config.WEBHOOK_ALLOW_PRIVATE, true);
     assert.equal(config.CRON_SECRET, "s3cret");
     assert.equal(parseEnv({ AUDIT_RETENTION_DAYS: "" }).AUDIT_RETENTION_DAYS, undefined, "empty is unset");
+    assert.equal(parseEnv({ EVENT_LOOP_WARN_MS: "0" }).EVENT_LOOP_WARN_MS, 0, "0 turns the warning off");
   });
 
   for (const [name, value] of [
@@ -43,6 +45,10 @@ describe("environment: audit and webhook settings", () => {
     ["WEBHOOK_TIMEOUT_MS", "5"],
     ["WEBHOOK_POLL_MS", "0"],
     ["WEBHOOK_LOG_DAYS", "0"],
+    ["EVENT_LOOP_WARN_MS", "-1"],
+    ["EVENT_LOOP_WARN_MS", "abc"],
+    ["EVENT_LOOP_WARN_MS", "2.5"],
+    ["EVENT_LOOP_WARN_MS", "60001"],
   ] as const) {
     it(`refuses ${name}=${value}, naming it`, () => {
       assert.throws(() => parseEnv({ [name]: value }), (error: Error) => error.message.includes(name));
