@@ -166,4 +166,13 @@ describe("what each scenario asks for", () => {
       for (const label of params.get("labels")?.split(",") ?? []) assert.ok(LABELS.includes(label));
     }
   });
+
+  test("a changelog search alone occurs in the seed's changelogs, with no filter, on pages 1-5 of 10 to 100", () => {
+    for (const params of sample("varied-changelog-search")) {
+      assert.ok(everyTermIn(changelogTexts, termsOf(params.get("search"))), params.toString());
+      assert.deepEqual([...params.keys()].sort(), ["limit", "page", "search"], params.toString());
+      assert.ok(["1", "2", "3", "4", "5"].includes(params.get("page") ?? ""), params.toString());
+      assert.ok(["10", "20", "50", "100"].includes(params.get("limit") ?? ""), params.toString());
+    }
+  });
 });

@@ -145,6 +145,9 @@ export interface VariedScenario {
   space(universe: Universe): Space;
 }
 
+/** Words of a changelog's text and their parts, as a changelog search sends them. */
+const changelogTerms = () => substringsOf(wordsOf([...CHANGELOG_TEXT, ...FEATURES, ...AREAS]));
+
 const POSTS = "/api/v1/posts";
 const CHANGELOGS = "/api/v1/changelogs";
 const sorts = values("sortBy", ["latest", "top"]);
@@ -270,7 +273,13 @@ export const VARIED_SCENARIOS: VariedScenario[] = [
     space: () => {
       const statuses: Param[][] = [[], [["status", "Draft"]], [["status", "Published"]]];
       const filters = statuses.flatMap((s) => labelFilters().map((l) => [...s, ...l])).filter((p) => p.length > 0);
-      return product(CHANGELOGS, [search(substringsOf(wordsOf([...CHANGELOG_TEXT, ...FEATURES, ...AREAS]))), choices(filters)]);
+      return product(CHANGELOGS, [search(changelogTerms()), choices(filters)]);
     },
+  },
+  {
+    name: "varied-changelog-search",
+    label: "changelogs: search a word (or part) alone, no filter; pages 1-5 of 10 to 100",
+    fastTarget: true,
+    space: () => product(CHANGELOGS, [search(changelogTerms()), range("page", 1, 5), values("limit", ["10", "20", "50", "100"])]),
   },
 ];

@@ -83,7 +83,9 @@ export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prism
  */
 export function countSql(query: ListChangelogsQuery, search: boolean, expansions?: Expansions, d: Dialect = dialect): Prisma.Sql {
   if (!search) return Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${changelogWhere(query, d, { expansions })}`;
-  const filtered = query.id || query.status || query.labels;
+  // Any condition but the search's: the list's own WHERE without the search, so a filter added
+  // there is never left out of the count.
+  const filtered = changelogWhere({ ...query, search: undefined }, d) !== Prisma.empty;
   const fromIndex = !filtered && d.matches("Changelog", searchTerms(query.search), expansions);
   if (fromIndex) return boundedCount(fromIndex);
   return boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, d, { expansions, counting: true })}`);
