@@ -10,6 +10,7 @@ import { CLAIM_BATCH } from "../../lib/webhooks/dispatch";
 import { FAN_OUT_BATCH } from "../../lib/webhooks/fan-out";
 import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
+import { eventually } from "../support/eventually";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Received, type Receiver, startReceiver } from "../support/receiver";
 import { sql, storedTime } from "../support/sql";
@@ -70,16 +71,6 @@ const attemptsOf = (app: TestApp, messageId: string) =>
      WHERE d."messageId" = ? ORDER BY a."id"`,
     [messageId],
   );
-
-async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let receiver: Receiver;
 before(async () => {
