@@ -21,6 +21,8 @@
 //   --pg-url URL         an admin URL that may create databases (default: scripts/postgres-ci.sh's)
 //   --skip-build         reuse the existing bench build in .next-bench
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
+//   --cpu-prof DIR       write a V8 CPU profile of each app server process to DIR when it stops
+//                        (Node refuses --cpu-prof in NODE_OPTIONS)
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
 // (PostgreSQL) and reused when it was fully seeded before. Results go to
@@ -61,6 +63,7 @@ const { values: options } = parseArgs({
     "pg-url": { type: "string", default: "postgresql://feedback:feedback@127.0.0.1:5432/postgres" },
     "skip-build": { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
+    "cpu-prof": { type: "string" },
   },
 });
 
@@ -339,7 +342,8 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
     LOG_FORMAT: "text",
   };
   const script = kind === "app" ? path.join(root, "server.ts") : path.join(root, "bench", "baseline-server.ts");
-  const args = kind === "app" ? serverArgs(root) : ["--import", "tsx", script];
+  const profile = options["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options["cpu-prof"])}`] : [];
+  const args = kind === "app" ? [...profile, ...serverArgs(root)] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
   const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url), holds: [] };
   if (child.stderr) readHolds(child.stderr, server.holds, EVENT_LOOP_HELD);
