@@ -21,8 +21,8 @@
 //   --pg-url URL         an admin URL that may create databases (default: scripts/postgres-ci.sh's)
 //   --skip-build         reuse the existing bench build in .next-bench
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
-//   --cpu-prof DIR       write a V8 CPU profile of each app server process to DIR when it stops
-//                        (Node refuses --cpu-prof in NODE_OPTIONS)
+//   --cpu-prof DIR       write a V8 CPU profile of the app server to DIR when it stops, one per
+//                        process but the webhook dispatcher (Node refuses --cpu-prof in NODE_OPTIONS)
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
 // (PostgreSQL) and reused when it was fully seeded before. Results go to
