@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { storedTime } from "../tests/support/sql";
 import { postgres, sqlite } from "./dialect";
 
 describe("SQLite values", () => {
@@ -47,5 +48,16 @@ describe("substring tests", () => {
   it("use instr on SQLite and strpos on PostgreSQL, one per term", () => {
     assert.equal(sqlite.contains("u", ["a", "b"]).sql, `instr(u."searchText", ?) > 0 AND instr(u."searchText", ?) > 0`);
     assert.equal(postgres.contains("u", ["a"]).sql, `strpos(u."searchText", ?) > 0`);
+  });
+});
+
+// tests/support/sql.ts spells out the stored time format, since the benchmark loads it where
+// this module cannot load: the two must not drift apart.
+describe("the tests' hand-written times", () => {
+  it("are the times each engine's encoder binds", () => {
+    for (const at of [new Date("2026-01-02T03:04:05.006Z"), new Date(0), new Date("2026-11-24T23:59:59.999Z")]) {
+      assert.equal(storedTime("file:/tmp/x.db", at), sqlite.encode(at));
+      assert.equal(storedTime("postgresql://u@h/db", at), postgres.encode(at));
+    }
   });
 });
