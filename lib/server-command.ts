@@ -9,6 +9,8 @@ import path from "node:path";
  * memory, and the server's resident memory reached 555 MB under load at 1,000,000 posts; capped
  * at 192 MB it stayed near 300 MB at the same throughput (bench/, 2026-11-22). The live heap of
  * a serving process is far below the cap; NODE_OPTIONS cannot raise it, a flag here can.
+ * The young generation keeps V8's default (semi-spaces up to 16 MB): 4 and 8 MB were up to a
+ * quarter slower on this machine, and 64 MB two to eight times slower (bench/, 2026-11-25).
  */
 export const SERVER_HEAP_FLAG = "--max-old-space-size=192";
 
