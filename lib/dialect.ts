@@ -12,10 +12,11 @@ import type { ColumnKind } from "./rows";
 export type SearchTable = "Post" | "Changelog";
 
 /**
- * Terms of one or two characters that an index serves after all (lib/vocabulary.ts): each with
- * the keys of the index whose rows are exactly the rows holding the term. On SQLite, the
- * trigrams of the trigram index that contain it (an empty list: no row holds it); on
- * PostgreSQL, the term itself, a key of the index of one- and two-character substrings.
+ * Terms an index serves by other keys than their own (lib/vocabulary.ts): each with the keys of
+ * the index whose rows are exactly the rows holding the term (an empty list: no row holds it).
+ * A term of one or two characters: on SQLite, the trigrams of the trigram index that contain
+ * it; on PostgreSQL, the term itself, a key of the index of one- and two-character
+ * substrings. A longer term (SQLite): the words of the word index that contain it.
  */
 export type Expansions = ReadonlyMap<string, readonly string[]>;
 
@@ -55,6 +56,8 @@ export interface Dialect {
    * null where the engine cannot list them.
    */
   vocabulary(table: SearchTable): Prisma.Sql | null;
+  /** Each word of a table's word index with the number of rows holding it ("term", "doc"), or null where there is none. */
+  words(table: SearchTable): Prisma.Sql | null;
   /**
    * The one- and two-character substrings common enough for the planner's statistics to list,
    * each with its share of the table's rows ("term", "share"), or null where short terms are
@@ -114,15 +117,32 @@ const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
  * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
  * exactly the rows that contain it as a substring, so for such terms the index alone answers.
- * An expanded short term matches any of its trigrams.
+ * An expanded term matches any of its keys (trigrams, or words of the word index).
  */
 const ftsMatch = (terms: string[], expansions?: Expansions) =>
   terms
     .map((t) => {
-      const trigrams = expansions?.get(t);
-      return trigrams ? `(${trigrams.map(phrase).join(" OR ")})` : phrase(t);
+      const keys = expansions?.get(t);
+      return keys ? `(${keys.map(phrase).join(" OR ")})` : phrase(t);
     })
     .join(" AND ");
+
+/** Whether a term's expansion names words of the word index (a longer term's) rather than trigrams. */
+const byWords = (term: string, expansions?: Expansions) => !isShort(term) && expansions?.has(term) === true;
+
+/**
+ * The FTS5 tables that find `terms`, each with its query: the word index for the terms expanded
+ * into words, the trigram index for the others. (An expanded term with no key never gets here:
+ * no row holds it, and the list is empty without a query.)
+ */
+function ftsQueries(table: SearchTable, terms: string[], expansions?: Expansions): { fts: Prisma.Sql; match: string }[] {
+  const words = terms.filter((t) => byWords(t, expansions));
+  const trigrams = terms.filter((t) => !byWords(t, expansions));
+  return [
+    ...(words.length ? [{ fts: Prisma.raw(`"${table}Words"`), match: ftsMatch(words, expansions) }] : []),
+    ...(trigrams.length ? [{ fts: Prisma.raw(`"${table}Search"`), match: ftsMatch(trigrams, expansions) }] : []),
+  ];
+}
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -151,15 +171,14 @@ export const sqlite: Dialect = {
     // on every row, if the index serves no term).
     const short = terms.filter((t) => !indexed.includes(t));
     const conditions = short.length ? [instr(alias, short)] : [];
-    if (indexed.length) {
-      const fts = Prisma.raw(`"${table}Search"`);
-      // With a filter, the unary + keeps SQLite from looking up every match by its rowid (a
-      // table read per match, seconds for a common word): it walks the filter's index instead,
-      // which holds the rowid, and tests each entry against the matches' list.
-      const seq = Prisma.raw(`${filtered ? "+" : ""}${alias}."seq"`);
-      conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(indexed, expansions)})`);
-    }
-    return Prisma.join(conditions, " AND ");
+    // With a filter, the unary + keeps SQLite from looking up every match by its rowid (a
+    // table read per match, seconds for a common word): it walks the filter's index instead,
+    // which holds the rowid, and tests each entry against the matches' list.
+    const seq = Prisma.raw(`${filtered ? "+" : ""}${alias}."seq"`);
+    const found = ftsQueries(table, indexed, expansions).map(
+      ({ fts, match }) => Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${match})`,
+    );
+    return Prisma.join([...found, ...conditions], " AND ");
   },
   plansSearchByHand: true,
   lockRow: Prisma.empty,
@@ -167,11 +186,16 @@ export const sqlite: Dialect = {
   writesInWith: false,
   matches(table, terms, expansions) {
     if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
-    const fts = Prisma.raw(`"${table}Search"`);
-    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${ftsMatch(terms, expansions)}`;
+    const [first, second] = ftsQueries(table, terms, expansions);
+    if (!first) return null;
+    const rest = second
+      ? Prisma.sql` AND rowid IN (SELECT rowid FROM ${second.fts} WHERE ${second.fts} MATCH ${second.match})`
+      : Prisma.empty;
+    return Prisma.sql`SELECT 1 FROM ${first.fts} WHERE ${first.fts} MATCH ${first.match}${rest}`;
   },
-  // An fts5vocab table over the index (the search_vocabulary migration).
+  // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
+  words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab"`),
   shortTermShares: () => null,
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
   fence: Prisma.empty,
@@ -223,8 +247,9 @@ export const postgres: Dialect = {
   },
   plansSearchByHand: false,
   matches: () => null,
-  // pg_trgm's GIN index offers no list of its keys.
+  // pg_trgm's GIN index offers no list of its keys, and there is no word index.
   vocabulary: () => null,
+  words: () => null,
   // The statistics ANALYZE keeps of the short-term index's expression: its most common
   // elements and their shares (the list of shares ends with three more figures, not elements').
   shortTermShares: (table) =>

@@ -2,11 +2,25 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { dialects } from "./dialect";
-import { EXPAND_POSTINGS, EXPAND_TRIGRAMS, expansionsOf, INDEX_SHARE, indexedShortTerms, inTurn, type VocabularyRow, vocabularyOf, vocabularySql } from "./vocabulary";
+import {
+  EXPAND_POSTINGS,
+  EXPAND_TRIGRAMS,
+  EXPAND_WORDS,
+  expansionsOf,
+  INDEX_SHARE,
+  indexedShortTerms,
+  inTurn,
+  isWordTerm,
+  MAX_WORDS,
+  type VocabularyRow,
+  vocabularyOf,
+  vocabularySql,
+} from "./vocabulary";
 
-const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, dataVersion: 7 });
-const shortText = (text: string): VocabularyRow => ({ term: null, doc: null, text, dataVersion: 7 });
-const versionOnly: VocabularyRow = { term: null, doc: null, text: null, dataVersion: 7 };
+const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, word: null, dataVersion: 7 });
+const word = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, word: true, dataVersion: 7 });
+const shortText = (text: string): VocabularyRow => ({ term: null, doc: null, text, word: null, dataVersion: 7 });
+const versionOnly: VocabularyRow = { term: null, doc: null, text: null, word: null, dataVersion: 7 };
 
 describe("a short term's trigrams", () => {
   it("are every trigram holding it, at any of its positions, with the rows they list", () => {
@@ -44,11 +58,48 @@ describe("a short term's trigrams", () => {
   });
 });
 
+describe("a longer term's words", () => {
+  it("are every word of the word index that contains it, for a term of word characters only", () => {
+    const vocabulary = vocabularyOf([trigram("okt"), word("okta", 5), word("oktas", 2), word("pokta", 1), word("other", 9), versionOnly], true);
+    assert.deepEqual(vocabulary.words?.length, 4);
+    assert.equal(vocabulary.trigrams, 1);
+    assert.deepEqual(expansionsOf(vocabulary, ["okta"]), new Map([["okta", ["okta", "oktas", "pokta"]]]));
+    assert.deepEqual(expansionsOf(vocabulary, ["kta", "ther"]), new Map([["kta", ["okta", "oktas", "pokta"]], ["ther", ["other"]]]));
+    // In no word: no row holds it.
+    assert.deepEqual(expansionsOf(vocabulary, ["zzz"]), new Map([["zzz", []]]));
+    // A character that splits words leaves the term to the trigram index.
+    assert.deepEqual(expansionsOf(vocabulary, ["ok-ta", "o_kta", "okta.", "e-mail"]), new Map());
+  });
+
+  it("are told apart by the characters the word index keeps inside a word", () => {
+    for (const term of ["okta", "café", "straße", "日本語", "x2y", "2026"]) assert.ok(isWordTerm(term), term);
+    for (const term of ["ok", "o-kta", "a_b", "a.b", "c++", "a/b", "@me", "a'b", 'a"b', "a`b", "{x}", "a~b", "a\x7fb", "OKTA"]) assert.ok(!isWordTerm(term), term);
+  });
+
+  it("are not asked for when there are too many of them or they list too many rows", () => {
+    const many = vocabularyOf([...Array.from({ length: EXPAND_WORDS + 1 }, (_, i) => word(`set${i}`)), word("okta"), versionOnly], true);
+    assert.deepEqual(expansionsOf(many, ["set", "okta"]), new Map([["okta", ["okta"]]]));
+    const common = vocabularyOf([word("settings", EXPAND_POSTINGS), word("reset", 1), versionOnly], true);
+    assert.deepEqual(expansionsOf(common, ["set"]), new Map());
+    assert.deepEqual(expansionsOf(common, ["settings"]), new Map([["settings", ["settings"]]]));
+  });
+
+  it("are not used at all when the index has too many words, or one too long for FTS5 to keep whole", () => {
+    const crowded = vocabularyOf([...Array.from({ length: MAX_WORDS + 1 }, (_, i) => word(`w${i}`)), versionOnly], true);
+    assert.equal(crowded.words, null);
+    assert.deepEqual(expansionsOf(crowded, ["w12"]), new Map());
+    const long = vocabularyOf([word("é".repeat(16_384)), word("okta"), versionOnly], true);
+    assert.equal(long.words, null);
+    assert.deepEqual(expansionsOf(long, ["okta"]), new Map());
+  });
+});
+
 describe("the vocabulary's statement", () => {
-  it("reads the trigrams, the short texts and the version in one statement on SQLite, and nothing on PostgreSQL", () => {
+  it("reads the trigrams, the words, the short texts and the version in one statement on SQLite, and nothing on PostgreSQL", () => {
     const sql = vocabularySql("Post", dialects.sqlite)?.sql.replace(/\s+/g, " ") ?? "";
     assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v LIMIT \?\) UNION ALL SELECT/);
-    assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, \(SELECT dv\."version"/);
+    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostWordsVocab"\) w LIMIT \?\) UNION ALL SELECT/);
+    assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, NULL, \(SELECT dv\."version"/);
     assert.equal(vocabularySql("Post", dialects.postgres), null);
   });
 });
@@ -141,6 +192,8 @@ describe("expanded short terms on a real trigram index", () => {
     CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
     CREATE VIRTUAL TABLE "PostSearch" USING fts5("searchText", content='Post', content_rowid='seq', tokenize='trigram case_sensitive 1');
     CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
+    CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='Post', content_rowid='seq', detail=none, tokenize='ascii');
+    CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
     CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
     INSERT INTO "DataVersion" VALUES ('Post', 7);`);
   const alphabet = [...`a"é\nß`];
@@ -157,11 +210,12 @@ describe("expanded short terms on a real trigram index", () => {
   // Short texts whose terms no trigram holds: only the row test finds them.
   for (const text of ["q", "xy"]) insert.run(text);
   database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
+  database.exec(`INSERT INTO "PostWords"("PostWords") VALUES ('rebuild')`);
 
   const d = dialects.sqlite;
   const statement = vocabularySql("Post", d);
   assert.ok(statement);
-  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[]);
+  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
   const holding = (terms: string[]) =>
     (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${d.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map((r) => r.seq);
 
@@ -189,5 +243,76 @@ describe("expanded short terms on a real trigram index", () => {
       }
     }
     assert.ok(expanded > 20 && none > 0, `expanded ${expanded}, none ${none}`);
+  });
+});
+
+describe("longer terms on a real word index", () => {
+  // The word index as the word_index migration makes it, beside the trigram index, on texts
+  // of a small alphabet that mixes word characters (ASCII letters and digits, characters past
+  // ASCII) with the ASCII characters that split words: every term of three and four
+  // characters found through its words, alone, with another, and with a short term, must find
+  // exactly the rows that hold it, and so must the count from the indexes alone.
+  const database = new Database(":memory:");
+  database.exec(`
+    CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
+    CREATE VIRTUAL TABLE "PostSearch" USING fts5("searchText", content='Post', content_rowid='seq', tokenize='trigram case_sensitive 1');
+    CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
+    CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='Post', content_rowid='seq', detail=none, tokenize='ascii');
+    CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
+    CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
+    INSERT INTO "DataVersion" VALUES ('Post', 7);`);
+  const alphabet = [..."ab1é\u00a0 -_\n\"."];
+  let state = 4242;
+  const random = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 16) % n;
+  };
+  const insert = database.prepare(`INSERT INTO "Post" ("searchText") VALUES (?)`);
+  const texts: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    const text = Array.from({ length: 4 + random(14) }, () => alphabet[random(alphabet.length)]).join("");
+    texts.push(text);
+    insert.run(text);
+  }
+  database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
+  database.exec(`INSERT INTO "PostWords"("PostWords") VALUES ('rebuild')`);
+
+  const d = dialects.sqlite;
+  const statement = vocabularySql("Post", d);
+  assert.ok(statement);
+  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
+  const holding = (terms: string[]) =>
+    (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${d.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map((r) => r.seq);
+  const seqs = (sql: { sql: string; values: unknown[] }) => (database.prepare(sql.sql).all(...sql.values) as { seq: number }[]).map((r) => r.seq);
+
+  it("finds exactly the rows holding each term, and counts them from the indexes alone", () => {
+    const letters = ["a", "b", "1", "é"];
+    const threes = letters.flatMap((a) => letters.flatMap((b) => letters.map((c) => a + b + c)));
+    const terms = [...threes, ...threes.slice(0, 16).map((t) => `${t}a`), "a-b", "ab_", "ééé"];
+    let byWords = 0;
+    let none = 0;
+    for (const [i, a] of terms.entries()) {
+      const other = terms[(i * 7 + 3) % terms.length] as string;
+      for (const search of [[a], [a, other], [a, "b"]]) {
+        const expansions = expansionsOf(vocabulary, search);
+        if ([...expansions.values()].some((keys) => !keys.length)) {
+          none++;
+          assert.deepEqual(holding(search), [], `${search}: in no word, so in no row`);
+          continue;
+        }
+        if (search.some((t) => t.length > 2 && expansions.has(t))) byWords++;
+        const where = d.search("Post", "t", search, { expansions });
+        const expected = holding(search);
+        assert.deepEqual(seqs({ sql: `SELECT "seq" FROM "Post" t WHERE ${where.sql} ORDER BY "seq"`, values: where.values }), expected, search.join(" "));
+        const matches = d.matches("Post", search, expansions);
+        if (matches) {
+          const counted = database.prepare(`SELECT count(*) AS n FROM (${matches.sql})`).get(...matches.values) as { n: number };
+          assert.equal(counted.n, expected.length, `count of ${search.join(" ")}`);
+        }
+      }
+    }
+    assert.ok(byWords > 100 && none > 10, `through words ${byWords}, in no row ${none}`);
+    // The terms with a character that splits words were left to the trigram index.
+    assert.ok(!expansionsOf(vocabulary, ["a-b", "ab_"]).size);
   });
 });

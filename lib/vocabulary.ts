@@ -16,6 +16,15 @@ import { dataVersionColumn, versionOf } from "./totals";
 // (3-6 s at a million posts), so it is read in the background, on a reader, and remembered for the
 // table's data version (lib/totals.ts): any write that can change a search moves the version,
 // and a search at another version tests rows as before while the vocabulary is read again.
+//
+// Longer terms, on SQLite, through the word index (the word_index migration) read in the same
+// statement. Its tokenizer cuts the text only at ASCII characters other than letters and
+// digits, so a term made only of letters, digits and characters past ASCII lies inside one
+// word of every text that holds it: its rows are exactly the rows of the words that contain
+// it, and none when no word does. A word's list of rows carries no positions, where the
+// trigram index compares the positions of every trigram of the term: at a million posts the
+// bounded count of two common words took 3-5 ms through the words against 20-40 ms, and a
+// common word's whole list of rows 1-6 ms against 12-46 ms.
 
 /** A short term's trigrams are asked for only while they list at most this many rows between them. */
 export const EXPAND_POSTINGS = 500_000;
@@ -29,6 +38,25 @@ const BUILD_SHARE = 0.1;
  * Text in one or two alphabets has far fewer: the seed's million posts hold about 1,300.
  */
 const MAX_TRIGRAMS = 50_000;
+/**
+ * A word index with more words than this is not used: a term is looked for in every word, on
+ * the event loop, about 10 ns a word. The seed's million posts hold 341 words.
+ */
+export const MAX_WORDS = 20_000;
+/** A longer term is found through its words only while there are at most this many of them... */
+export const EXPAND_WORDS = 64;
+/**
+ * FTS5 keeps at most this many characters of a word (measured: 16,384 of a longer run of
+ * "é"), so a term past them in a longer word is not in the index. A vocabulary with a word this
+ * long does not serve longer terms.
+ */
+const WORD_KEPT = 16_384;
+
+/**
+ * A term the word index can serve: no ASCII character but lowercase letters and digits, which
+ * never split a word (an uppercase letter, which the index folds, is in no folded text).
+ */
+export const isWordTerm = (term: string) => !isShort(term) && /^[a-z0-9\u{80}-\u{10ffff}]+$/u.test(term);
 
 /** The trigrams that contain a short term, and how many rows they list between them. */
 interface Holders {
@@ -44,13 +72,19 @@ export interface Vocabulary {
   holders: Map<string, Holders>;
   /** Every one- and two-character string of the texts too short to have a trigram. */
   inShortTexts: Set<string>;
+  /** The word index's words, each with the number of rows holding it; null where it does not serve longer terms. */
+  words: { word: string; doc: number }[] | null;
 }
 
-/** A row of the vocabulary's statement: a trigram with its row count, or a short text, or only the version. */
+/**
+ * A row of the vocabulary's statement: a trigram or (`word` set) a word with its row count, or
+ * a short text, or only the version.
+ */
 export interface VocabularyRow {
   term: string | null;
   doc: number | null;
   text: string | null;
+  word: boolean | null;
   dataVersion: number;
 }
 
@@ -62,14 +96,22 @@ function shortSubstrings(text: string): Set<string> {
   return found;
 }
 
-/** The vocabulary from its statement's rows (all of one version). */
-export function vocabularyOf(rows: VocabularyRow[]): Vocabulary {
+/**
+ * The vocabulary from its statement's rows (all of one version); `withWords`: the statement
+ * read a word index (vocabularySql), so a term in none of its words is in no row.
+ */
+export function vocabularyOf(rows: VocabularyRow[], withWords = false): Vocabulary {
   const holders = new Map<string, Holders>();
   const inShortTexts = new Set<string>();
+  let words: Vocabulary["words"] = withWords ? [] : null;
   let trigrams = 0;
   for (const row of rows) {
     if (row.text !== null) for (const part of shortSubstrings(row.text)) inShortTexts.add(part);
     if (row.term === null) continue;
+    if (row.word) {
+      words?.push({ word: row.term, doc: row.doc ?? 0 });
+      continue;
+    }
     trigrams++;
     for (const part of shortSubstrings(row.term)) {
       const entry = holders.get(part);
@@ -79,14 +121,18 @@ export function vocabularyOf(rows: VocabularyRow[]): Vocabulary {
       } else holders.set(part, { trigrams: [row.term], postings: row.doc ?? 0 });
     }
   }
-  return { version: rows[0]?.dataVersion ?? -1, trigrams, holders, inShortTexts };
+  if (words && (words.length > MAX_WORDS || words.some(({ word }) => [...word].length >= WORD_KEPT))) words = null;
+  return { version: rows[0]?.dataVersion ?? -1, trigrams, holders, inShortTexts, words };
 }
 
 /**
- * The short terms of `terms` that the index can serve, each with its trigrams (none: no row
- * holds it). A term that a text too short for a trigram holds is left to the row test, and so
- * is a common one: its trigrams would list more rows than testing rows costs (a walk of the
- * sort order finds a common term's page in a few rows).
+ * The terms of `terms` that the indexes can serve by other keys (none: no row holds the term).
+ * A short term, by its trigrams: unless a text too short for a trigram holds it, which is left
+ * to the row test, and so is a common one: its trigrams would list more rows than testing rows
+ * costs (a walk of the sort order finds a common term's page in a few rows). A longer term of
+ * word characters, by the words that contain it, while they are few and list at most
+ * EXPAND_POSTINGS rows between them; otherwise the trigram index finds it (which was faster for
+ * a part of many words, such as "ion").
  */
 export function expansionsOf(vocabulary: Vocabulary, terms: string[]): Map<string, string[]> {
   const expansions = new Map<string, string[]>();
@@ -96,6 +142,11 @@ export function expansionsOf(vocabulary: Vocabulary, terms: string[]): Map<strin
     if (!holders) expansions.set(term, []);
     else if (holders.postings <= EXPAND_POSTINGS && holders.trigrams.length <= EXPAND_TRIGRAMS) expansions.set(term, holders.trigrams);
   }
+  for (const term of vocabulary.words ? terms.filter(isWordTerm) : []) {
+    const holders = (vocabulary.words ?? []).filter(({ word }) => word.includes(term));
+    const postings = holders.reduce((n, { doc }) => n + doc, 0);
+    if (holders.length <= EXPAND_WORDS && postings <= EXPAND_POSTINGS) expansions.set(term, holders.map(({ word }) => word));
+  }
   return expansions;
 }
 
@@ -103,18 +154,21 @@ export function expansionsOf(vocabulary: Vocabulary, terms: string[]): Map<strin
 export function vocabularySql(table: SearchTable, d: Dialect = dialect): Prisma.Sql | null {
   const trigrams = d.vocabulary(table);
   if (!trigrams) return null;
+  const words = d.words(table);
   const version = dataVersionColumn(table);
   // A text of two characters takes at most 8 bytes: octet_length reads no text to rule out the rest.
   return Prisma.sql`
-    SELECT * FROM (SELECT v."term", v."doc", NULL AS "text", ${version} FROM (${trigrams}) v LIMIT ${MAX_TRIGRAMS + 1})
-    UNION ALL
-    SELECT NULL, NULL, t."searchText", ${version} FROM ${Prisma.raw(`"${table}"`)} t
+    SELECT * FROM (SELECT v."term", v."doc", NULL AS "text", NULL AS "word", ${version} FROM (${trigrams}) v LIMIT ${MAX_TRIGRAMS + 1})
+    UNION ALL${words ? Prisma.sql`
+    SELECT * FROM (SELECT w."term", w."doc", NULL, 1, ${version} FROM (${words}) w LIMIT ${MAX_WORDS + 1})
+    UNION ALL` : Prisma.empty}
+    SELECT NULL, NULL, t."searchText", NULL, ${version} FROM ${Prisma.raw(`"${table}"`)} t
       WHERE octet_length(t."searchText") < 9 AND length(t."searchText") < 3
     UNION ALL
-    SELECT NULL, NULL, NULL, ${version}`;
+    SELECT NULL, NULL, NULL, NULL, ${version}`;
 }
 
-const vocabularyRow = rowType<VocabularyRow>({ doc: "int", dataVersion: "int" });
+const vocabularyRow = rowType<VocabularyRow>({ doc: "int", word: "bool", dataVersion: "int" });
 
 const remembered = new Map<SearchTable, Vocabulary>();
 const building = new Set<SearchTable>();
@@ -128,14 +182,15 @@ function build(table: SearchTable, sql: Prisma.Sql): void {
   const started = Date.now();
   read(sql, vocabularyRow)
     .then((rows) => {
-      if (rows.reduce((n, row) => n + (row.term === null ? 0 : 1), 0) > MAX_TRIGRAMS) {
+      if (rows.reduce((n, row) => n + (row.term === null || row.word ? 0 : 1), 0) > MAX_TRIGRAMS) {
         remembered.delete(table);
         log("warn", "the search index has too many trigrams to remember; short terms test every row", { table, limit: MAX_TRIGRAMS });
         return;
       }
-      const vocabulary = vocabularyOf(rows);
+      const vocabulary = vocabularyOf(rows, dialect.words(table) !== null);
       remembered.set(table, vocabulary);
-      log("info", "read the search index's vocabulary", { table, trigrams: vocabulary.trigrams, version: vocabulary.version, ms: Date.now() - started });
+      const words = vocabulary.words?.length ?? "too many or too long to use";
+      log("info", "read the search index's vocabulary", { table, trigrams: vocabulary.trigrams, words, version: vocabulary.version, ms: Date.now() - started });
     })
     .catch((error: unknown) =>
       log("warn", "reading the search index's vocabulary failed; short terms test every row", {
@@ -151,10 +206,10 @@ function build(table: SearchTable, sql: Prisma.Sql): void {
 }
 
 /**
- * Short terms an index serves, at the table version `version` they hold for; with no version,
- * at every version (an index kept up to date with the table, on PostgreSQL).
+ * Terms an index serves by other keys, at the table version `version` they hold for; with no
+ * version, at every version (an index kept up to date with the table, on PostgreSQL).
  */
-export interface ShortTermPlan {
+export interface TermPlan {
   version?: number;
   expansions: Expansions;
 }
@@ -218,17 +273,17 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql): Promise<Map<string, numb
 }
 
 /**
- * How an index serves a search's short terms, or null when there is no short term or the
- * engine neither indexes them nor lists a vocabulary. PostgreSQL: the terms rare enough for its
- * index of short substrings, at any version. SQLite: the trigrams of the terms, at the table's
- * current version; with no vocabulary remembered for it, the plan expands nothing (one is read
- * in the background), and only gives the version, which the list's count would otherwise read
- * again.
+ * How an index serves a search's terms by other keys, or null when it cannot. PostgreSQL: the
+ * short terms rare enough for its index of short substrings, at any version. SQLite: the
+ * trigrams of the short terms and the words of the longer ones, at the table's current
+ * version; with no vocabulary remembered for it, the plan expands nothing (one is read in the
+ * background), and only gives the version, which the list's count would otherwise read again.
  */
-async function planShortTerms(table: SearchTable, terms: string[]): Promise<ShortTermPlan | null> {
-  if (!terms.some(isShort)) return null;
+async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan | null> {
+  if (!terms.length) return null;
   const sharesSql = dialect.shortTermShares(table);
   if (sharesSql) {
+    if (!terms.some(isShort)) return null;
     const shares = await sharesOf(table, sharesSql);
     return shares && { expansions: indexedShortTerms(shares, terms) };
   }
@@ -250,26 +305,26 @@ export interface Listed<L> {
 }
 
 /**
- * A search's list, read with the short terms' plan when one holds: `list(plan)` reads it with
+ * A search's list, read with its terms' plan when one holds: `list(plan)` reads it with
  * the plan (one that expands nothing only gives the table's version), `list()` without, and
  * `nothing` is the list when a term is in no row. The plan
  * holds for its version only. Versions only move forward, so if the last read still saw that
  * version, so did every read before it; otherwise a write came in between, and the list is
  * read again without the plan.
  */
-export function listWithShortTerms<L>(
+export function listWithTermPlan<L>(
   table: SearchTable,
   terms: string[],
   nothing: () => L,
-  list: (plan?: ShortTermPlan) => Promise<Listed<L>>,
+  list: (plan?: TermPlan) => Promise<Listed<L>>,
 ): Promise<L> {
   return inTurn(terms, async () => {
-    const plan = await planShortTerms(table, terms);
+    const plan = await planTerms(table, terms);
     // Nothing expanded: the reads are those of any search, and the version only saves a query.
     // An index kept up to date with the table holds at any version.
     if (!plan?.expansions.size || plan.version === undefined) return (await list(plan ?? undefined)).list;
-    // A short term that no row holds: nothing matches, as of the version just read.
-    if ([...plan.expansions.values()].some((trigrams) => !trigrams.length)) return nothing();
+    // A term that no row holds: nothing matches, as of the version just read.
+    if ([...plan.expansions.values()].some((keys) => !keys.length)) return nothing();
     const listed = await list(plan);
     if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
     return (await list()).list;

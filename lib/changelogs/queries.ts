@@ -6,7 +6,7 @@ import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
-import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
+import { type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -97,11 +97,11 @@ export type ChangelogList = ListPage<"changelogs", ChangelogRecord>;
 export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogList> {
   const terms = searchTerms(query.search);
   const nothing = (): ChangelogList => ({ changelogs: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
-  return listWithShortTerms("Changelog", terms, nothing, (plan) => listWith(query, terms.length > 0, plan));
+  return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms.length > 0, plan));
 }
 
 /** The list; its count may read after its page, so the version its last read saw is not known here. */
-async function listWith(query: ListChangelogsQuery, search: boolean, plan?: ShortTermPlan): Promise<Listed<ChangelogList>> {
+async function listWith(query: ListChangelogsQuery, search: boolean, plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;

@@ -7,7 +7,7 @@ import { pageOffset, readCount, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { type Listed, listWithShortTerms, type ShortTermPlan } from "../vocabulary";
+import { type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -201,12 +201,12 @@ export type PostList = ListPage<"posts", PostRecord>;
 export function listPosts(query: ListPostsQuery): Promise<PostList> {
   const terms = searchTerms(query.search);
   const nothing = (): PostList => ({ posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
-  return listWithShortTerms("Post", terms, nothing, (plan) => listWith(query, terms, plan));
+  return listWithTermPlan("Post", terms, nothing, (plan) => listWith(query, terms, plan));
 }
 
 /** The list, and the table version its page was read at (the last read; none when the page has no rows). */
-async function listWith(query: ListPostsQuery, terms: string[], plan?: ShortTermPlan): Promise<Listed<PostList>> {
-  const rare = await rareTerm(dialect, "Post", terms);
+async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan): Promise<Listed<PostList>> {
+  const rare = await rareTerm(dialect, "Post", terms, plan?.expansions);
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;

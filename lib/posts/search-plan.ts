@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "../db";
-import { type Dialect, indexedTerms, type SearchTable } from "../dialect";
+import { type Dialect, type Expansions, indexedTerms, type SearchTable } from "../dialect";
 import { readCount, where } from "../sql";
 import { boundedCount, SEARCH_TOTAL_LIMIT, totalHint } from "../totals";
 import type { PostFilter } from "./queries";
@@ -25,12 +25,12 @@ const RARE_TERM = 2000;
  * ("137 people") read the common word's 100,000 matches to keep 1,000. Each term's count stops
  * at RARE_TERM + 1, so asking costs little even for a common one.
  */
-export async function rareTerm(d: Dialect, table: SearchTable, terms: string[]): Promise<string | null> {
+export async function rareTerm(d: Dialect, table: SearchTable, terms: string[], expansions?: Expansions): Promise<string | null> {
   const indexed = indexedTerms(terms);
   if (!d.plansSearchByHand || indexed.length < 2) return null;
   const counts = await Promise.all(
     indexed.map(async (term) => {
-      const matches = d.matches(table, [term]);
+      const matches = d.matches(table, [term], expansions);
       return matches ? readCount(boundedCount(matches, RARE_TERM)) : Number.POSITIVE_INFINITY;
     }),
   );
