@@ -407,7 +407,6 @@ describe("longer terms through the word index", () => {
   ];
 
   it("gives the oracle's rows and totals before and after the vocabulary is read, with filters", async () => {
-    const before = vocabularies().length;
     const counts = new Map<string, number>();
     for (let round = 0; round < 4; round++) {
       for (const [search, filter] of SEARCHES) counts.set(`${search} ${filter ?? ""}`, await check(search, filter, `round ${round}`));
@@ -416,10 +415,8 @@ describe("longer terms through the word index", () => {
     assert.equal(counts.get("zquork "), 0, "the seed has no zquork");
     assert.ok((counts.get("okta ") ?? 0) > 50, `okta: ${counts.get("okta ")}`);
     assert.ok((counts.get("café ") ?? 0) > 0, `café: ${counts.get("café ")}`);
-    if (testEngine() === "sqlite") {
-      assert.ok(vocabularies().length > before, "the vocabulary was read, and the last rounds used it");
-      assert.ok(Number(vocabularies().at(-1)?.words) > 100, `the words were read with it: ${JSON.stringify(vocabularies().at(-1))}`);
-    }
+    // Read by now (here or by an earlier search at this version), with its words: the last rounds used it.
+    if (testEngine() === "sqlite") assert.ok(Number(vocabularies().at(-1)?.words) > 100, `the words were read: ${JSON.stringify(vocabularies().at(-1))}`);
   });
 
   it("stays exact when a write adds a word the remembered vocabulary does not have", async () => {
