@@ -51,6 +51,29 @@ describe("substring tests", () => {
   });
 });
 
+describe("SQLite's full-text queries", () => {
+  const words = new Map([
+    ["okta", ["okta", "oktas"]],
+    ["port", ["export", "report"]],
+  ]);
+
+  it("go to the word index when every term is expanded into words", () => {
+    const matches = sqlite.matches("Post", ["okta", "port"], words);
+    assert.equal(matches?.sql, `SELECT 1 FROM "PostWords" WHERE "PostWords" MATCH ?`);
+    assert.deepEqual(matches?.values, [`("okta" OR "oktas") AND ("export" OR "report")`]);
+  });
+
+  it("go to the trigram index alone when a term is not, a longer term as its own phrase and a short one by its trigrams", () => {
+    const expansions = new Map([...words, ["xj", ["axj", "xjo"]]]);
+    const matches = sqlite.matches("Post", ["okta", "for", "xj"], expansions);
+    assert.equal(matches?.sql, `SELECT 1 FROM "PostSearch" WHERE "PostSearch" MATCH ?`);
+    assert.deepEqual(matches?.values, [`"okta" AND "for" AND ("axj" OR "xjo")`]);
+    const search = sqlite.search("Post", "t", ["okta", "for"], { filtered: true, expansions });
+    assert.equal(search.sql, `+t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?)`);
+    assert.deepEqual(search.values, [`"okta" AND "for"`]);
+  });
+});
+
 // tests/support/sql.ts spells out the stored time format, since the benchmark loads it where
 // this module cannot load: the two must not drift apart.
 describe("the tests' hand-written times", () => {
