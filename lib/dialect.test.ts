@@ -74,6 +74,28 @@ describe("SQLite's full-text queries", () => {
   });
 });
 
+describe("PostgreSQL's searches by words", () => {
+  const words = new Map([["kta", ["okta", "oktas"]]]);
+
+  it("test LIKE and find the words through the word index for a page, and only find the words for a count", () => {
+    const page = postgres.search("Post", "t", ["kta", "for"], { expansions: words });
+    assert.equal(
+      page.text,
+      `t."searchText" LIKE $1 ESCAPE '\\' AND "search_words"(t."searchText") && ARRAY[$2,$3]::text[] AND t."searchText" LIKE $4 ESCAPE '\\'`,
+    );
+    assert.deepEqual(page.values, ["%kta%", "okta", "oktas", "%for%"]);
+    const count = postgres.search("Post", "t", ["kta", "for"], { expansions: words, counting: true });
+    assert.equal(count.text, `"search_words"(t."searchText") && ARRAY[$1,$2]::text[] AND t."searchText" LIKE $3 ESCAPE '\\'`);
+  });
+
+  it("look each term's words up in one statement, and nowhere on SQLite, which reads them with its vocabulary", () => {
+    const lookup = postgres.wordsHolding("Changelog", ["okta", "50%"], 65);
+    assert.match(lookup?.text.replace(/\s+/g, " ") ?? "", /^\(SELECT \$1::text AS "term", w\."word" FROM "SearchWord" w WHERE w\."table" = \$2 AND w\."word" LIKE \$3 ESCAPE '\\' LIMIT \$4\) UNION ALL \(SELECT \$5::text/);
+    assert.deepEqual(lookup?.values, ["okta", "Changelog", "%okta%", 65, "50%", "Changelog", "%50\\%%", 65]);
+    assert.equal(sqlite.wordsHolding("Post", ["okta"], 65), null);
+  });
+});
+
 // tests/support/sql.ts spells out the stored time format, since the benchmark loads it where
 // this module cannot load: the two must not drift apart.
 describe("the tests' hand-written times", () => {

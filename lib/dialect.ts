@@ -16,7 +16,7 @@ export type SearchTable = "Post" | "Changelog";
  * the index whose rows are exactly the rows holding the term (an empty list: no row holds it).
  * A term of one or two characters: on SQLite, the trigrams of the trigram index that contain
  * it; on PostgreSQL, the term itself, a key of the index of one- and two-character
- * substrings. A longer term (SQLite): the words of the word index that contain it.
+ * substrings. A longer term: the words of the word index that contain it.
  */
 export type Expansions = ReadonlyMap<string, readonly string[]>;
 
@@ -56,8 +56,17 @@ export interface Dialect {
    * null where the engine cannot list them.
    */
   vocabulary(table: SearchTable): Prisma.Sql | null;
-  /** Each word of a table's word index with the number of rows holding it ("term", "doc"), or null where there is none. */
+  /**
+   * Each word of a table's word index with the number of rows holding it ("term", "doc"), read
+   * with the vocabulary, or null where the engine lists no such thing.
+   */
   words(table: SearchTable): Prisma.Sql | null;
+  /**
+   * The words of a table's texts that contain each of `terms` ("term", "word"), at most `limit`
+   * a term, looked up in the database at each search; or null where they come from the
+   * vocabulary instead (SQLite). A term in no word has no row.
+   */
+  wordsHolding(table: SearchTable, terms: string[], limit: number): Prisma.Sql | null;
   /**
    * The one- and two-character substrings common enough for the planner's statistics to list,
    * each with its share of the table's rows ("term", "share"), or null where short terms are
@@ -193,6 +202,7 @@ export const sqlite: Dialect = {
   // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab"`),
+  wordsHolding: () => null,
   shortTermShares: () => null,
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
   fence: Prisma.empty,
@@ -234,9 +244,19 @@ export const postgres: Dialect = {
     // expression is costly to compute row by row, so a common term is left to strpos alone,
     // and strpos stays beside the index's condition, so that a walk of the sort order computes
     // the expression only for rows that hold the terms. A count needs no row test at all.
+    // A longer term expanded into the words that contain it (lib/vocabulary.ts) is also found
+    // through the word index (the word_index migration), whose answer is exact: a count tests
+    // no row for it, and a page keeps LIKE beside it, so that a walk of the sort order tests
+    // the cheap LIKE first and computes the words only for rows that hold the term.
     const keys = [...new Set(terms.flatMap((t) => (isShort(t) ? (expansions?.get(t) ?? []) : [])))];
     const conditions = terms.flatMap((t) => {
-      if (!isShort(t)) return [Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`];
+      if (!isShort(t)) {
+        const like = Prisma.sql`${searchText(alias)} LIKE ${`%${escapeLike(t)}%`} ESCAPE '\\'`;
+        const words = expansions?.get(t);
+        if (!words?.length) return [like];
+        const inWords = Prisma.sql`"search_words"(${searchText(alias)}) && ARRAY[${Prisma.join(words)}]::text[]`;
+        return counting ? [inWords] : [like, inWords];
+      }
       return counting && expansions?.has(t) ? [] : [Prisma.sql`strpos(${searchText(alias)}, ${t}) > 0`];
     });
     if (keys.length) conditions.push(Prisma.sql`"search_short_grams"(${searchText(alias)}) @> ARRAY[${Prisma.join(keys)}]::text[]`);
@@ -244,9 +264,18 @@ export const postgres: Dialect = {
   },
   plansSearchByHand: false,
   matches: () => null,
-  // pg_trgm's GIN index offers no list of its keys, and there is no word index.
+  // pg_trgm's GIN index offers no list of its keys; nor does the word index, whose words are
+  // kept in "SearchWord" as they are written, and looked up there through pg_trgm.
   vocabulary: () => null,
   words: () => null,
+  wordsHolding: (table, terms, limit) =>
+    Prisma.join(
+      terms.map(
+        (term) => Prisma.sql`(SELECT ${term}::text AS "term", w."word" FROM "SearchWord" w
+          WHERE w."table" = ${table} AND w."word" LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\' LIMIT ${limit})`,
+      ),
+      " UNION ALL ",
+    ),
   // The statistics ANALYZE keeps of the short-term index's expression: its most common
   // elements and their shares (the list of shares ends with three more figures, not elements').
   shortTermShares: (table) =>

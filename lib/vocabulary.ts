@@ -25,6 +25,11 @@ import { dataVersionColumn, versionOf } from "./totals";
 // trigram index compares the positions of every trigram of the term: at a million posts the
 // bounded count of two common words took 3-5 ms through the words against 20-40 ms, and a
 // common word's whole list of rows 1-6 ms against 12-46 ms.
+//
+// PostgreSQL has a word index too (its word_index migration), a GIN index of each text's words
+// cut where SQLite cuts them; pg_trgm, like SQLite's trigram index, tests every candidate row.
+// It lists no vocabulary, so the words each text holds are kept in a table as they are written,
+// and a search looks its terms' words up there (wordsHolding).
 
 /** A short term's trigrams are asked for only while they list at most this many rows between them. */
 export const EXPAND_POSTINGS = 500_000;
@@ -274,7 +279,8 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql): Promise<Map<string, numb
 
 /**
  * How an index serves a search's terms by other keys, or null when it cannot. PostgreSQL: the
- * short terms rare enough for its index of short substrings, at any version. SQLite: the
+ * short terms rare enough for its index of short substrings, and the longer terms' words, at
+ * any version. SQLite: the
  * trigrams of the short terms and the words of the longer ones, at the table's current
  * version; with no vocabulary remembered for it, the plan expands nothing (one is read in the
  * background), and only gives the version, which the list's count would otherwise read again.
@@ -283,9 +289,10 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
   if (!terms.length) return null;
   const sharesSql = dialect.shortTermShares(table);
   if (sharesSql) {
-    if (!terms.some(isShort)) return null;
-    const shares = await sharesOf(table, sharesSql);
-    return shares && { expansions: indexedShortTerms(shares, terms) };
+    const words = terms.filter(isWordTerm);
+    if (!words.length && !terms.some(isShort)) return null;
+    const [shares, holding] = await Promise.all([terms.some(isShort) ? sharesOf(table, sharesSql) : null, wordsHolding(table, words)]);
+    return { expansions: new Map([...(shares ? indexedShortTerms(shares, terms) : []), ...holding]) };
   }
   const sql = vocabularySql(table);
   if (!sql) return null;
@@ -296,6 +303,22 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
     return { version, expansions: new Map() };
   }
   return { version, expansions: expansionsOf(vocabulary, terms) };
+}
+
+const wordRow = rowType<{ term: string; word: string }>({});
+
+/**
+ * Where the database looks words up (PostgreSQL): each of `terms` with the words that contain
+ * it, while there are at most EXPAND_WORDS of them (a part of many words, such as "ion", is
+ * found through the trigram index as before); a term in no word with none. The table of words
+ * is written with the rows, so unlike a vocabulary it holds at every version.
+ */
+async function wordsHolding(table: SearchTable, terms: string[]): Promise<Map<string, string[]>> {
+  const sql = terms.length ? dialect.wordsHolding(table, terms, EXPAND_WORDS + 1) : null;
+  if (!sql) return new Map();
+  const holding = new Map(terms.map((term): [string, string[]] => [term, []]));
+  for (const { term, word } of await read(sql, wordRow)) holding.get(term)?.push(word);
+  return new Map([...holding].filter(([, words]) => words.length <= EXPAND_WORDS));
 }
 
 /** A list, and the table version its last read saw, if that read carried it. */
@@ -321,10 +344,11 @@ export function listWithTermPlan<L>(
   return inTurn(terms, async () => {
     const plan = await planTerms(table, terms);
     // Nothing expanded: the reads are those of any search, and the version only saves a query.
-    // An index kept up to date with the table holds at any version.
-    if (!plan?.expansions.size || plan.version === undefined) return (await list(plan ?? undefined)).list;
-    // A term that no row holds: nothing matches, as of the version just read.
+    if (!plan?.expansions.size) return (await list(plan ?? undefined)).list;
+    // A term that no row holds: nothing matches, as of the version just read (or now).
     if ([...plan.expansions.values()].some((keys) => !keys.length)) return nothing();
+    // An index kept up to date with the table holds at any version.
+    if (plan.version === undefined) return (await list(plan)).list;
     const listed = await list(plan);
     if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
     return (await list()).list;
