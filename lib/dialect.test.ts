@@ -77,13 +77,10 @@ describe("SQLite's full-text queries", () => {
 describe("PostgreSQL's searches by words", () => {
   const words = new Map([["kta", ["okta", "oktas"]]]);
 
-  it("test LIKE and find the words through the word index for a page, and only find the words for a count", () => {
+  it("find a count's words through the word index, and test a page's terms with LIKE", () => {
     const page = postgres.search("Post", "t", ["kta", "for"], { expansions: words });
-    assert.equal(
-      page.text,
-      `t."searchText" LIKE $1 ESCAPE '\\' AND "search_words"(t."searchText") && ARRAY[$2,$3]::text[] AND t."searchText" LIKE $4 ESCAPE '\\'`,
-    );
-    assert.deepEqual(page.values, ["%kta%", "okta", "oktas", "%for%"]);
+    assert.equal(page.text, `t."searchText" LIKE $1 ESCAPE '\\' AND t."searchText" LIKE $2 ESCAPE '\\'`);
+    assert.deepEqual(page.values, ["%kta%", "%for%"]);
     const count = postgres.search("Post", "t", ["kta", "for"], { expansions: words, counting: true });
     assert.equal(count.text, `"search_words"(t."searchText") && ARRAY[$1,$2]::text[] AND t."searchText" LIKE $3 ESCAPE '\\'`);
   });

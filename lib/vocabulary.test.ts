@@ -9,6 +9,7 @@ import {
   expansionsOf,
   INDEX_SHARE,
   indexedShortTerms,
+  indexedWords,
   inTurn,
   isWordTerm,
   MAX_WORDS,
@@ -147,6 +148,36 @@ describe("short terms on PostgreSQL", () => {
     assert.match(sql?.sql ?? "", /FROM pg_stats s,\s+unnest\(s\."most_common_elems"::text::text\[\], s\."most_common_elem_freqs"\)/);
     assert.deepEqual(sql?.values, ["Changelog_searchText_short_idx"]);
     assert.equal(dialects.sqlite.shortTermShares("Changelog"), null);
+    assert.deepEqual(dialects.postgres.wordShares("Post")?.values, ["Post_searchText_words_idx"]);
+    assert.equal(dialects.sqlite.wordShares("Post"), null);
+  });
+});
+
+describe("longer terms' words on PostgreSQL", () => {
+  const shares = new Map([
+    ["thanks", 1],
+    ["okta", 0.05],
+    ["oktas", 0.01],
+    ["people", 0.19],
+    ["export", 0.3],
+    ["reports", 0.15],
+  ]);
+
+  it("are counted through the word index when the statistics call them rare together, or do not list them", () => {
+    const holding = (entries: [string, string[]][]) => new Map(entries);
+    assert.deepEqual(indexedWords(shares, holding([["kta", ["okta", "oktas"]]])), holding([["kta", ["okta", "oktas"]]]));
+    // 0.19 and 0.45: 0.0855 together.
+    assert.deepEqual(indexedWords(shares, holding([["people", ["people"]], ["port", ["export", "reports"]]])).size, 2);
+    assert.deepEqual(indexedWords(shares, holding([["zquork", ["zquorked"]]])).size, 1, "a word too rare to be listed");
+  });
+
+  it("are left to LIKE when common together", () => {
+    assert.deepEqual(indexedWords(shares, new Map([["thanks", ["thanks"]]])), new Map());
+    assert.deepEqual(indexedWords(shares, new Map([["people", ["people"]]])), new Map());
+    // Shares past 1 count as 1: "export" and "reports" overlap.
+    assert.deepEqual(indexedWords(shares, new Map([["port", ["export", "reports", "thanks"]], ["okta", ["okta"]]])).size, 2);
+    // A term in no word: nothing matches, whatever the others.
+    assert.deepEqual(indexedWords(shares, new Map([["thanks", ["thanks"]], ["zquork", []]])).get("zquork"), []);
   });
 });
 
