@@ -266,7 +266,7 @@ export function indexedWords(shares: ReadonlyMap<string, number>, holding: Reado
 
 // "int" decodes with Number, which serves the shares (PostgreSQL's real) as well.
 const shareRow = rowType<{ term: string; share: number }>({ share: "int" });
-/** Each statement's shares, by its text (one per table and index). */
+/** The shares read of each table's short terms and words ("Post short terms"). */
 const shareReads = new Map<string, { until: number; shares: Promise<Map<string, number> | null> }>();
 
 /**
@@ -274,7 +274,8 @@ const shareReads = new Map<string, { until: number; shares: Promise<Map<string, 
  * if they could not be read, and then the terms of `what` are tested row by row.
  */
 function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "words"): Promise<Map<string, number> | null> {
-  const remembered = shareReads.get(sql.text);
+  const key = `${table} ${what}`;
+  const remembered = shareReads.get(key);
   if (remembered && Date.now() < remembered.until) return remembered.shares;
   const shares = read(sql, shareRow).then(
     (rows) => {
@@ -282,7 +283,7 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "wo
       return new Map(rows.map((row) => [row.term, row.share]));
     },
     (error: unknown) => {
-      shareReads.set(sql.text, { until: Date.now() + SHARES_RETRY_MS, shares: Promise.resolve(null) });
+      shareReads.set(key, { until: Date.now() + SHARES_RETRY_MS, shares: Promise.resolve(null) });
       log("warn", `reading the planner's statistics of ${what} failed; ${what} are tested row by row`, {
         table,
         reason: error instanceof Error ? error.message : String(error),
@@ -290,7 +291,7 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "wo
       return null;
     },
   );
-  shareReads.set(sql.text, { until: Date.now() + SHARES_TTL_MS, shares });
+  shareReads.set(key, { until: Date.now() + SHARES_TTL_MS, shares });
   return shares;
 }
 

@@ -350,8 +350,14 @@ describe("one- and two-character terms", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (testEngine() === "sqlite") assert.ok(vocabularyReads("Changelog") > before, "the changelogs' vocabulary was read, and used");
+    // PostgreSQL's statistics of short terms are each table's own, not the posts' read before.
+    else assert.ok(statisticsRead("short terms", "Changelog"), "the changelogs' statistics of short terms were read");
   });
 });
+
+/** Whether the server read the planner's statistics of a table's short terms or words (PostgreSQL). */
+const statisticsRead = (what: "short terms" | "words", table: string) =>
+  logLines(app, `read the planner's statistics of ${what}`).some((line) => line.table === table);
 
 describe("longer terms through the word index", () => {
   // A term of word characters is found through the words of the word index that contain it
@@ -429,6 +435,14 @@ describe("longer terms through the word index", () => {
     if (testEngine() === "sqlite") assert.ok(Number(vocabularies().at(-1)?.words) > 100, `the words were read: ${JSON.stringify(vocabularies().at(-1))}`);
     // PostgreSQL looks the words up at each search; its planner then reads the word index.
     else await eventually(async () => (await wordIndexScans()) > scans, "the word index to be scanned");
+
+    // A word of every changelog, whose share in the changelogs' own statistics keeps it from
+    // the word index (lib/vocabulary.ts): found as any other search.
+    const expected = (await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "Changelog" WHERE "searchText" LIKE '%thanks%'`)).length;
+    assert.ok(expected > 0);
+    const { body } = await get("/api/v1/changelogs?search=thanks");
+    assert.equal(body.pagination.total, Math.min(expected, 10_000));
+    if (testEngine() === "postgres") assert.ok(statisticsRead("words", "Post") && statisticsRead("words", "Changelog"), "each table's statistics of words were read");
   });
 
   it("stays exact when a write adds a word the remembered vocabulary does not have", async () => {
