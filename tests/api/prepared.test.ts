@@ -14,6 +14,7 @@ interface Probe {
   names: { name: string; statement: string }[];
   durableCommit: string | null;
   relaxedCommit: string | null;
+  jit: { read: string; prisma: string } | null;
 }
 
 async function probe(databaseUrl: string): Promise<Probe> {
@@ -33,7 +34,7 @@ describe("statements kept prepared, and commits that need not wait for the disk 
     await database?.drop();
   });
 
-  it("a transaction's statements and a lookup answer alike on either engine; on PostgreSQL they stay prepared, unless the URL says pgbouncer=true", async () => {
+  it("a transaction's statements and a lookup answer alike on either engine; on PostgreSQL they stay prepared and JIT is off, unless the URL says pgbouncer=true", async () => {
     const direct = await probe(database.url);
     assert.equal(direct.keys, 0);
     assert.equal(direct.count, 0);
@@ -53,8 +54,12 @@ describe("statements kept prepared, and commits that need not wait for the disk 
     assert.equal(direct.durableCommit, "on", "a transaction waits for the disk at commit");
     assert.equal(direct.relaxedCommit, "off", "one that may be redone does not (the dispatcher's leases and records)");
 
+    assert.deepEqual(direct.jit, { read: "off", prisma: "off" }, "no query is compiled just in time");
+
     const pooled = await probe(`${database.url}${database.url.includes("?") ? "&" : "?"}pgbouncer=true`);
     assert.equal(pooled.count, 0);
     assert.deepEqual(pooled.names, [], "behind a pooler that cannot keep them, nothing stays prepared");
+    // Nor is JIT turned off by a startup option, which such a pooler may refuse: PostgreSQL's default holds.
+    assert.deepEqual(pooled.jit, { read: "on", prisma: "on" });
   });
 });

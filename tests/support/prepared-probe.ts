@@ -1,7 +1,8 @@
 // Run as a script by tests/api/prepared.test.ts, with DATABASE_URL set: a key lookup and a
-// transaction through lib/db.ts, then what the transaction's connection keeps prepared and how
-// transactions commit (on PostgreSQL). Prints one line of JSON.
-import { Prisma, read, transact } from "../../lib/db";
+// transaction through lib/db.ts, then what the transaction's connection keeps prepared, how
+// transactions commit and whether queries are compiled just in time (on PostgreSQL). Prints one
+// line of JSON.
+import { db, Prisma, read, transact } from "../../lib/db";
 import { rowType } from "../../lib/rows";
 import { dialect } from "../../lib/dialect";
 
@@ -22,7 +23,15 @@ async function main() {
     dialect.engine === "postgres"
       ? await transact(async (tx) => (await tx.$queryRaw<{ synchronous_commit: string }[]>`SHOW synchronous_commit`)[0]?.synchronous_commit, { durable })
       : null;
-  console.log(JSON.stringify({ keys: keys.length, ...prepared, durableCommit: await commit(true), relaxedCommit: await commit(false) }));
+  // Whether the reads' connections and Prisma's compile queries just in time (PostgreSQL).
+  const jit =
+    dialect.engine === "postgres"
+      ? {
+          read: (await read(Prisma.sql`SHOW jit`, rowType<{ jit: string }>({})))[0]?.jit,
+          prisma: (await db.$queryRaw<{ jit: string }[]>`SHOW jit`)[0]?.jit,
+        }
+      : null;
+  console.log(JSON.stringify({ keys: keys.length, ...prepared, durableCommit: await commit(true), relaxedCommit: await commit(false), jit }));
 }
 
 main().then(
