@@ -213,11 +213,13 @@ describe("searches made only of short terms", () => {
   });
 });
 
-describe("expanded short terms on a real trigram index", () => {
-  // The same tokenizer and vocabulary table as the migrations, on texts of a small alphabet
-  // (so that terms meet often; a double quote, which FTS5's query syntax must escape, among
-  // them), some too short for a trigram: every term of one and two
-  // characters, alone and in pairs, must find through its trigrams exactly the rows that hold it.
+/**
+ * Posts in memory with both full-text indexes and their vocabulary tables as the migrations make
+ * them: `count` texts of `alphabet`, each `lengthOf` characters long, drawn in a seeded order,
+ * then `extra` texts as given; with the vocabulary read from them, and the rows holding terms
+ * found by testing every row.
+ */
+function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf: (i: number, random: (n: number) => number) => number, extra: string[] = []) {
   const database = new Database(":memory:");
   database.exec(`
     CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
@@ -227,28 +229,35 @@ describe("expanded short terms on a real trigram index", () => {
     CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
     CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
     INSERT INTO "DataVersion" VALUES ('Post', 7);`);
-  const alphabet = [...`a"é\nß`];
-  let state = 12345;
+  let state = seed;
   const random = (n: number) => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return (state >>> 16) % n;
   };
   const insert = database.prepare(`INSERT INTO "Post" ("searchText") VALUES (?)`);
-  for (let i = 0; i < 300; i++) {
-    const length = i % 20 === 0 ? 1 + random(2) : 3 + random(12);
-    insert.run(Array.from({ length }, () => alphabet[random(alphabet.length)]).join(""));
-  }
-  // Short texts whose terms no trigram holds: only the row test finds them.
-  for (const text of ["q", "xy"]) insert.run(text);
+  for (let i = 0; i < count; i++) insert.run(Array.from({ length: lengthOf(i, random) }, () => alphabet[random(alphabet.length)]).join(""));
+  for (const text of extra) insert.run(text);
   database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
   database.exec(`INSERT INTO "PostWords"("PostWords") VALUES ('rebuild')`);
-
-  const d = dialects.sqlite;
-  const statement = vocabularySql("Post", d);
+  const statement = vocabularySql("Post", dialects.sqlite);
   assert.ok(statement);
   const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
   const holding = (terms: string[]) =>
-    (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${d.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map((r) => r.seq);
+    (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${dialects.sqlite.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map(
+      (r) => r.seq,
+    );
+  return { database, vocabulary, holding };
+}
+
+describe("expanded short terms on a real trigram index", () => {
+  // The same tokenizer and vocabulary table as the migrations, on texts of a small alphabet
+  // (so that terms meet often; a double quote, which FTS5's query syntax must escape, among
+  // them), some too short for a trigram: every term of one and two
+  // characters, alone and in pairs, must find through its trigrams exactly the rows that hold it.
+  const alphabet = [...`a"é\nß`];
+  // Short texts whose terms no trigram holds ("q", "xy"): only the row test finds them.
+  const { database, vocabulary, holding } = indexedPosts(alphabet, 12345, 300, (i, random) => (i % 20 === 0 ? 1 + random(2) : 3 + random(12)), ["q", "xy"]);
+  const d = dialects.sqlite;
 
   it("finds exactly the rows holding each term", () => {
     const letters = alphabet.filter((c) => c !== "\n" && c !== " ");
@@ -283,37 +292,8 @@ describe("longer terms on a real word index", () => {
   // ASCII) with the ASCII characters that split words: every term of three and four
   // characters found through its words, alone, with another, and with a short term, must find
   // exactly the rows that hold it, and so must the count from the indexes alone.
-  const database = new Database(":memory:");
-  database.exec(`
-    CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
-    CREATE VIRTUAL TABLE "PostSearch" USING fts5("searchText", content='Post', content_rowid='seq', tokenize='trigram case_sensitive 1');
-    CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
-    CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='Post', content_rowid='seq', detail=none, tokenize='ascii');
-    CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
-    CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
-    INSERT INTO "DataVersion" VALUES ('Post', 7);`);
-  const alphabet = [..."ab1é\u00a0 -_\n\"."];
-  let state = 4242;
-  const random = (n: number) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 16) % n;
-  };
-  const insert = database.prepare(`INSERT INTO "Post" ("searchText") VALUES (?)`);
-  const texts: string[] = [];
-  for (let i = 0; i < 400; i++) {
-    const text = Array.from({ length: 4 + random(14) }, () => alphabet[random(alphabet.length)]).join("");
-    texts.push(text);
-    insert.run(text);
-  }
-  database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
-  database.exec(`INSERT INTO "PostWords"("PostWords") VALUES ('rebuild')`);
-
+  const { database, vocabulary, holding } = indexedPosts([..."ab1é\u00a0 -_\n\"."], 4242, 400, (_, random) => 4 + random(14));
   const d = dialects.sqlite;
-  const statement = vocabularySql("Post", d);
-  assert.ok(statement);
-  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
-  const holding = (terms: string[]) =>
-    (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${d.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map((r) => r.seq);
   const seqs = (sql: { sql: string; values: unknown[] }) => (database.prepare(sql.sql).all(...sql.values) as { seq: number }[]).map((r) => r.seq);
 
   it("finds exactly the rows holding each term, and counts them from the indexes alone", () => {
