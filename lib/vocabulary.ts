@@ -297,11 +297,11 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "wo
 
 /**
  * How an index serves a search's terms by other keys, or null when it cannot. PostgreSQL: the
- * short terms rare enough for its index of short substrings, and the longer terms' words, at
- * any version. SQLite: the
- * trigrams of the short terms and the words of the longer ones, at the table's current
- * version; with no vocabulary remembered for it, the plan expands nothing (one is read in the
- * background), and only gives the version, which the list's count would otherwise read again.
+ * short terms rare enough for its index of short substrings, and the words of the longer terms
+ * rare enough together, at any version. SQLite: the trigrams of the short terms and the words
+ * of the longer ones, at the table's current version; with no vocabulary remembered for it, the
+ * plan expands nothing (one is read in the background), and only gives the version, which the
+ * list's count would otherwise read again.
  */
 async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan | null> {
   if (!terms.length) return null;
