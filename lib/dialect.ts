@@ -64,7 +64,8 @@ export interface Dialect {
   /**
    * The words of a table's texts that contain each of `terms` ("term", "word"), at most `limit`
    * a term, looked up in the database at each search; or null where they come from the
-   * vocabulary instead (SQLite). A term in no word has no row.
+   * vocabulary instead (SQLite). A term in no word has no row. A row with no term says a text
+   * held a word too long for the index, inside which any term may lie.
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number): Prisma.Sql | null;
   /**
@@ -286,10 +287,14 @@ export const postgres: Dialect = {
   words: () => null,
   wordsHolding: (table, terms, limit) =>
     Prisma.join(
-      terms.map(
-        (term) => Prisma.sql`(SELECT ${term}::text AS "term", w."word" FROM "SearchWord" w
-          WHERE w."table" = ${table} AND w."word" LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\' LIMIT ${limit})`,
-      ),
+      [
+        ...terms.map(
+          (term) => Prisma.sql`(SELECT ${term}::text AS "term", w."word" FROM "SearchWord" w
+            WHERE w."table" = ${table} AND w."word" LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\' LIMIT ${limit})`,
+        ),
+        // The word_index migration keeps a word too long for the index as the empty string.
+        Prisma.sql`(SELECT NULL, w."word" FROM "SearchWord" w WHERE w."table" = ${table} AND w."word" = '')`,
+      ],
       " UNION ALL ",
     ),
   shortTermShares: (table) => commonElements(`${table}_searchText_short_idx`),

@@ -330,19 +330,22 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
   return { version, expansions: expansionsOf(vocabulary, terms) };
 }
 
-const wordRow = rowType<{ term: string; word: string }>({});
+const wordRow = rowType<{ term: string | null; word: string }>({});
 
 /**
  * Where the database looks words up (PostgreSQL): each of `terms` with the words that contain
  * it, while there are at most EXPAND_WORDS of them (a part of many words, such as "ion", is
  * found through the trigram index as before); a term in no word with none. The table of words
- * is written with the rows, so unlike a vocabulary it holds at every version.
+ * is written with the rows, so unlike a vocabulary it holds at every version. None at all once
+ * a text held a word too long for the index: a term may lie inside it, unseen.
  */
 async function wordsHolding(table: SearchTable, terms: string[]): Promise<Map<string, string[]>> {
   const sql = terms.length ? dialect.wordsHolding(table, terms, EXPAND_WORDS + 1) : null;
   if (!sql) return new Map();
+  const rows = await read(sql, wordRow);
+  if (rows.some(({ term }) => term === null)) return new Map();
   const holding = new Map(terms.map((term): [string, string[]] => [term, []]));
-  for (const { term, word } of await read(sql, wordRow)) holding.get(term)?.push(word);
+  for (const { term, word } of rows) if (term !== null) holding.get(term)?.push(word);
   return new Map([...holding].filter(([, words]) => words.length <= EXPAND_WORDS));
 }
 

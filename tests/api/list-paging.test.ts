@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { logLines, startApp, type TestApp, testEngine } from "../support/app";
 import { random as seededRandom } from "../../lib/seed/vocabulary";
@@ -436,5 +440,25 @@ describe("longer terms through the word index", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (testEngine() === "sqlite") assert.ok(vocabularies().length > before, "a vocabulary of the new version was read, and used");
+  });
+
+  // Last: on PostgreSQL, a word too long for the word index turns the table's words off.
+  it("takes a post whose word is too long for an index key, and finds a term inside that word", async () => {
+    // 4,800 hex digits: a word no index key can hold whole (PostgreSQL's limit is 2,712 bytes).
+    const hex = Array.from({ length: 150 }, (_, i) => createHash("md5").update(String(i)).digest("hex")).join("");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-long-word-"));
+    const file = path.join(dir, "long-word.json");
+    const post = { id: "p-long-word", title: "A pasted hash", content: `see ${hex} zquorx`, boardId: "demo_board_1", statusId: null };
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, posts: [{ ...post, postedById: "demo_user_0000001", upvotes: 0, createdAt: "2026-01-02T03:04:05.000Z" }] }),
+    );
+    const imported = await app.cli(["import", file]);
+    assert.equal(imported.code, 0, imported.stderr);
+    // A term from the middle of the long word, the long word's neighbour, and one in no text.
+    assert.equal(await checkSearch(hex.slice(2_000, 2_040), "inside the long word"), 1);
+    assert.equal(await checkSearch("zquorx", "beside the long word"), 1);
+    assert.equal(await checkSearch("okta zquorx", "beside the long word, with a common word"), 0);
+    assert.equal(await checkSearch("zquorxy", "in no text"), 0);
   });
 });

@@ -7,11 +7,17 @@
 -- are exactly the rows holding one of the words that contain it. A GIN index over the words
 -- finds those rows, and its answer needs no row test (an array overlap is exact), so a count
 -- reads the index and the visibility map only.
+-- A word longer than 500 characters becomes the empty string: an index key must fit in a third
+-- of a page (2,712 bytes; a 4,816-byte word of hex digits made the write fail), and 500
+-- characters take at most 2,000 bytes. A term may lie inside such a word, so while any text of
+-- a table holds one, that table's terms are not found by their words (lib/vocabulary.ts).
 -- COST and PARALLEL UNSAFE: as search_short_grams (the short_term_index migration): the planner
 -- computes the expression row by row only where it must, after a row's cheaper tests.
 CREATE FUNCTION "search_words"(text) RETURNS text[]
   LANGUAGE sql IMMUTABLE STRICT PARALLEL UNSAFE COST 10000
-  AS $$ SELECT array_remove(regexp_split_to_array($1, '[\u0001-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007f]+'), '') $$;
+  AS $$ SELECT ARRAY(SELECT CASE WHEN length(w) > 500 THEN '' ELSE w END
+                     FROM unnest(regexp_split_to_array($1, '[\u0001-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007f]+')) AS w
+                     WHERE w <> '') $$;
 
 CREATE INDEX "Post_searchText_words_idx" ON "Post" USING GIN ("search_words"("searchText"));
 
@@ -20,7 +26,8 @@ CREATE INDEX "Changelog_searchText_words_idx" ON "Changelog" USING GIN ("search_
 -- Every word any text of a table has held: a term's words are those that contain it, found
 -- through pg_trgm. Kept by the writes themselves, in their transaction, so a word is here
 -- before any reader can see a row that holds it. A word no row holds any more stays: it costs
--- a key with no rows, never a wrong answer.
+-- a key with no rows, never a wrong answer. The empty string says a text held a word too long
+-- to keep.
 CREATE TABLE "SearchWord" (
     "table" TEXT NOT NULL,
     "word" TEXT NOT NULL,
