@@ -1,7 +1,9 @@
 import "server-only";
+import cluster from "node:cluster";
 import { Prisma, read } from "./db";
-import { after, orderBy, type SortKey, type SortOrder } from "./keyset";
+import { after, orderBy, type SortColumn, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";
+import { isPositionsMessage, POSITIONS_MESSAGE } from "./positions-relay";
 import { rowType } from "./rows";
 import { dataVersionColumn, versionOf } from "./totals";
 
@@ -13,9 +15,18 @@ import { dataVersionColumn, versionOf } from "./totals";
 // than EVERY rows. Positions belong to the table's data version (lib/totals.ts): the rows of
 // the page carry the version they were read at, and a page read against positions of another
 // version is thrown away and read again with OFFSET while the positions are rebuilt.
+//
+// With WEB_CONCURRENCY workers (server.ts), one pass serves them all: the worker that starts one
+// tells the others, through the primary, and then sends them what it found; they take it
+// instead of making the pass themselves. Each worker made its own before, and at a million posts
+// a pass took 0.6-2.7 s of PostgreSQL's time per filter and order: with two workers, deep pages
+// right after a start ran at 161 req/s with a p99 of 2.6 s, against 497-539 and 65-70 ms with
+// one (bench/results/postgres-1000000-2026-11-26-word-index-2-workers.md). A worker that hears
+// of a pass waits for it up to CLAIM_MS (OFFSET serves it meanwhile), then makes its own.
 
 const EVERY = 1000;
 const MAX_ENTRIES = 100;
+const CLAIM_MS = 60_000;
 
 type Table = "Post";
 
@@ -25,8 +36,65 @@ interface Positions {
   keys: SortKey[];
 }
 
-const remembered = new Map<string, Positions>();
-const building = new Set<string>();
+interface State {
+  remembered: Map<string, Positions>;
+  /** Passes this process makes. */
+  building: Set<string>;
+  /** Passes another worker said it makes, until when to wait for them. */
+  claimed: Map<string, number>;
+}
+
+/** What a worker tells the others of a list's positions: it makes a pass, gave one up, or found these. */
+type Said = { key: string } & (
+  | { claim: true }
+  | { release: true }
+  | { table: Table; order: string; version: number; kinds: SortColumn["kind"][]; keys: (string | number)[][] }
+);
+type Shared = Said & { type: typeof POSITIONS_MESSAGE };
+
+// On globalThis, as the webhook nudge is (lib/webhooks/nudge.ts): every bundle of the app in a
+// process reads the same positions, and one listener takes the other workers' messages.
+const slot = globalThis as unknown as { feedbackPositions?: State };
+slot.feedbackPositions ??= listen({ remembered: new Map(), building: new Set(), claimed: new Map() });
+const state = slot.feedbackPositions;
+const { remembered, building, claimed } = state;
+
+/** Tells the other workers, if this process is one of several; sharing is only a saving. */
+function share(message: Said): void {
+  if (cluster.isWorker) process.send?.({ type: POSITIONS_MESSAGE, ...message }, undefined, {}, () => {});
+}
+
+function listen(state: State): State {
+  if (!cluster.isWorker) return state;
+  process.on("message", (message: unknown) => {
+    if (!isPositionsMessage(message)) return;
+    const shared = message as Shared;
+    if ("claim" in shared) {
+      state.claimed.set(shared.key, Date.now() + CLAIM_MS);
+      return;
+    }
+    state.claimed.delete(shared.key);
+    if ("release" in shared) return;
+    const current = state.remembered.get(shared.key);
+    if (current && current.version > shared.version) return;
+    const keys = shared.keys.map((key) => key.map((value, i) => (shared.kinds[i] === "time" ? new Date(value) : value)));
+    remember(state, shared.key, { version: shared.version, keys });
+    log("info", "positions in a sort order taken from another worker", {
+      table: shared.table,
+      order: shared.order,
+      positions: keys.length,
+      version: shared.version,
+      pid: process.pid,
+    });
+  });
+  return state;
+}
+
+function remember(state: State, key: string, positions: Positions): void {
+  state.remembered.delete(key);
+  state.remembered.set(key, positions);
+  if (state.remembered.size > MAX_ENTRIES) state.remembered.delete(state.remembered.keys().next().value as string);
+}
 
 const keyOf = (table: Table, where: Prisma.Sql, order: SortOrder) =>
   `${table}\u0000${order.name}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
@@ -73,8 +141,9 @@ export function stale(table: Table, where: Prisma.Sql, order: SortOrder): void {
 }
 
 function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): void {
-  if (building.has(key)) return;
+  if (building.has(key) || (claimed.get(key) ?? 0) > Date.now()) return;
   building.add(key);
+  share({ key, claim: true });
   const columns = order.columns.map((c) => `"${c.name}"`).join(", ");
   const keyRow = rowType<Record<string, unknown> & { dataVersion: number }>(
     Object.fromEntries([...order.columns.map((c) => [c.name, c.kind]), ["dataVersion", "int"]]),
@@ -90,15 +159,18 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
   read(query, keyRow)
     .then(async (rows) => {
       const version = rows[0]?.dataVersion ?? (await versionOf(table));
-      remembered.delete(key);
-      remembered.set(key, { version, keys: rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number])) });
-      log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version });
-      if (remembered.size > MAX_ENTRIES) remembered.delete(remembered.keys().next().value as string);
+      const keys = rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number]));
+      remember(state, key, { version, keys });
+      log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version, pid: process.pid });
+      const kinds = order.columns.map((c) => c.kind);
+      const sent = keys.map((k) => k.map((value) => (value instanceof Date ? value.toISOString() : value)));
+      share({ key, table, order: order.name, version, kinds, keys: sent });
     })
-    .catch((error: unknown) =>
+    .catch((error: unknown) => {
+      share({ key, release: true });
       log("warn", "remembering positions in a sort order failed; deep pages use OFFSET", {
         reason: error instanceof Error ? error.message : String(error),
-      }),
-    )
+      });
+    })
     .finally(() => building.delete(key));
 }

@@ -9,6 +9,7 @@ import { dispatchersStarted, dispatchersWaiting, freePort, logLines, startApp, t
 import { dataset } from "../support/dataset";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
 import { type Receiver, startReceiver } from "../support/receiver";
+import { sql } from "../support/sql";
 import { scriptArgs, serverArgs } from "../../lib/server-command";
 
 // WEB_CONCURRENCY=2: a primary and two workers behind one port. Which process served a
@@ -19,6 +20,7 @@ import { scriptArgs, serverArgs } from "../../lib/server-command";
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
+  body: string;
   /** The process that held the server's end of the connection. */
   pid: number;
 }
@@ -62,15 +64,18 @@ function holderOf(inode: string, pids: number[]): number | undefined {
 async function requestOnOwnConnection(app: TestApp, pathname: string, headers: Record<string, string> = {}): Promise<Answer> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const { status, headers: responseHeaders, clientPort } = await new Promise<{
+    const { status, headers: responseHeaders, body, clientPort } = await new Promise<{
       status: number;
       headers: http.IncomingHttpHeaders;
+      body: string;
       clientPort: number;
     }>((resolve, reject) => {
       const req = http.get(`${app.url}${pathname}`, { agent, headers }, (res) => {
         const clientPort = res.socket.localPort ?? 0;
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, clientPort }));
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, clientPort }));
       });
       req.on("error", reject);
     });
@@ -78,7 +83,7 @@ async function requestOnOwnConnection(app: TestApp, pathname: string, headers: R
     assert.ok(inode, `the connection from port ${clientPort} is in /proc/net/tcp`);
     const pid = holderOf(inode, childrenOf(app.server.pid ?? 0));
     assert.ok(pid, `a worker holds the connection from port ${clientPort}`);
-    return { status, headers: responseHeaders, pid };
+    return { status, headers: responseHeaders, body, pid };
   } finally {
     agent.destroy();
   }
@@ -214,6 +219,56 @@ describe("WEB_CONCURRENCY=2", () => {
     for (const pid of workers) assert.ok(!fs.existsSync(`/proc/${pid}`), `worker ${pid} has exited`);
     await eventually(app, "the webhook dispatcher to exit", () => (fs.existsSync(`/proc/${dispatcher}`) ? undefined : true));
     assert.equal(logLines(app, "A worker exited unexpectedly; starting another").length, 1, "no worker is restarted while stopping");
+  });
+});
+
+describe("WEB_CONCURRENCY=2, deep pages", () => {
+  let app: TestApp;
+
+  before(async () => {
+    app = await startApp({ env: { WEB_CONCURRENCY: "2" } });
+    await eventually(app, "both workers to listen", () => (/with 2 workers/.test(app.output()) ? true : undefined));
+    const seeded = await app.cli(["seed", "--posts", "3000"]);
+    assert.equal(seeded.code, 0, seeded.stderr);
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  it("makes one pass over the order for both workers: one remembers the positions, the other is sent them, and both page with them", async () => {
+    const auth = { authorization: `Bearer ${app.keys.read}` };
+    const latest = (await sql<{ id: string }>(app.databaseUrl, `SELECT "id" FROM "Post" ORDER BY "createdAt" DESC, "id" DESC`)).map((r) => r.id);
+    assert.equal(latest.length, 3000);
+    // Pages past the positions' spacing (1,000 rows), where a page seeks to one.
+    const pages = [60, 126];
+    const page = async (n: number) => {
+      const answer = await requestOnOwnConnection(app, `/api/v1/posts?limit=20&page=${n}`, auth);
+      assert.equal(answer.status, 200, answer.body);
+      const ids = (JSON.parse(answer.body) as { data: { id: string }[] }).data.map((p) => p.id);
+      assert.deepEqual(ids, latest.slice((n - 1) * 20, n * 20), `page ${n} from worker ${answer.pid}`);
+      return answer.pid;
+    };
+    const made = () => logLines(app, "remembered positions in a sort order");
+    const taken = () => logLines(app, "positions in a sort order taken from another worker");
+
+    // New connections go to the workers in turn: the first deep page in either starts the pass.
+    await eventually(app, "a worker to be sent the other's positions", async () => {
+      for (const n of pages) await page(n);
+      return taken().length ? true : undefined;
+    });
+    const workers = workersOf(app.server.pid ?? 0);
+    assert.equal(made().length, 1, "one pass over the order, in one worker");
+    assert.equal(taken().length, 1);
+    const [builder, receiver] = [made()[0], taken()[0]];
+    assert.deepEqual([Number(builder?.pid), Number(receiver?.pid)].sort((a, b) => a - b), workers, "each worker in one of the two roles");
+    assert.deepEqual([receiver?.positions, receiver?.version], [builder?.positions, builder?.version]);
+    assert.equal(builder?.positions, 3);
+
+    // Both workers now seek to the positions, with the rows OFFSET gives, and neither makes another pass.
+    const served = new Set<number>();
+    for (let i = 0; i < 6; i++) for (const n of pages) served.add(await page(n));
+    assert.deepEqual([...served].sort((a, b) => a - b), workers);
+    assert.equal(made().length, 1);
   });
 });
 
