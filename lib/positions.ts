@@ -18,11 +18,12 @@ import { dataVersionColumn, versionOf } from "./totals";
 //
 // With WEB_CONCURRENCY workers (server.ts), one pass serves them all: the worker that starts one
 // tells the others, through the primary, and then sends them what it found; they take it
-// instead of making the pass themselves. Each worker made its own before, and at a million posts
-// a pass took 0.6-2.7 s of PostgreSQL's time per filter and order: with two workers, deep pages
-// right after a start ran at 161 req/s with a p99 of 2.6 s, against 497-539 and 65-70 ms with
-// one (bench/results/postgres-1000000-2026-11-26-word-index-2-workers.md). A worker that hears
-// of a pass waits for it up to CLAIM_MS (OFFSET serves it meanwhile), then makes its own.
+// instead of making the pass themselves. Each worker made its own before: at a million posts on
+// PostgreSQL a pass over the whole list took 0.34-0.36 s warm and 1.6-2.7 s cold, one per filter
+// and order, in every worker after each start. (The benchmark's deep pages with two workers did
+// not move measurably either way: 404 req/s shared, 446 not, in runs that vary more than that.)
+// A worker that hears of a pass waits for it up to CLAIM_MS (OFFSET serves it meanwhile), then
+// makes its own.
 
 const EVERY = 1000;
 const MAX_ENTRIES = 100;
