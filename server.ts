@@ -17,8 +17,8 @@ import { watchEventLoop } from "./lib/event-loop";
 import { log } from "./lib/log";
 import { CLIENT_IP_HEADER, clientAddress, FORWARDED_METHOD_HEADER } from "./lib/api/client";
 import { SERVER_HEAP_FLAG, scriptArgs } from "./lib/server-command";
-import { isPositionsMessage } from "./lib/positions-relay";
 import { NUDGE_MESSAGE, setNudge } from "./lib/webhooks/nudge";
+import { isShareMessage } from "./lib/worker-share";
 
 const root = import.meta.dirname;
 
@@ -163,8 +163,8 @@ function listeningOn(config: Env): string {
  * The primary of WEB_CONCURRENCY workers: it never loads Next.js. Workers share the listening
  * socket (the primary hands connections out in turn), so one that dies takes only its own
  * connections with it; the primary starts another. It also keeps the rate-limit counters when
- * they live in memory, so the workers count together, and passes on what one worker says of
- * remembered positions to the others (lib/positions.ts).
+ * they live in memory, so the workers count together, and passes on to the others what one
+ * worker found for them all (lib/worker-share.ts).
  */
 function supervise(config: Env, dispatcher?: Dispatcher): void {
   new RateLimiterClusterMaster();
@@ -172,7 +172,7 @@ function supervise(config: Env, dispatcher?: Dispatcher): void {
   if (dispatcher) cluster.on("message", (_worker, message) => message === NUDGE_MESSAGE && dispatcher.send(message));
   const workers = new Map<Worker, number>();
   cluster.on("message", (from, message) => {
-    if (!isPositionsMessage(message)) return;
+    if (!isShareMessage(message)) return;
     for (const worker of workers.keys()) if (worker !== from && worker.isConnected()) worker.send(message, undefined, () => {});
   });
   let listening = 0;

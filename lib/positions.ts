@@ -1,11 +1,10 @@
 import "server-only";
-import cluster from "node:cluster";
 import { Prisma, read } from "./db";
 import { after, orderBy, type SortColumn, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";
-import { isPositionsMessage, POSITIONS_MESSAGE } from "./positions-relay";
 import { rowType } from "./rows";
 import { dataVersionColumn, versionOf } from "./totals";
+import { workerShare } from "./worker-share";
 
 // Remembered positions in a sort order, so that any page number is a short walk. OFFSET makes
 // an engine step over every row before the page: page 40,000 of a million posts is 800,000
@@ -16,18 +15,16 @@ import { dataVersionColumn, versionOf } from "./totals";
 // the page carry the version they were read at, and a page read against positions of another
 // version is thrown away and read again with OFFSET while the positions are rebuilt.
 //
-// With WEB_CONCURRENCY workers (server.ts), one pass serves them all: the worker that starts one
-// tells the others, through the primary, and then sends them what it found; they take it
-// instead of making the pass themselves. Each worker made its own before: at a million posts on
-// PostgreSQL a pass over the whole list took 0.34-0.36 s warm and 1.6-2.7 s cold, one per filter
-// and order, in every worker after each start. (The benchmark's deep pages with two workers did
-// not move measurably either way: 404 req/s shared, 446 not, in runs that vary more than that.)
-// A worker that hears of a pass waits for it up to CLAIM_MS (OFFSET serves it meanwhile), then
-// makes its own.
+// With WEB_CONCURRENCY workers (server.ts), one pass serves them all (lib/worker-share.ts): the
+// worker that makes it tells the others, and sends them what it found; a worker that hears of a
+// pass waits for it (OFFSET serves it meanwhile). Each made its own before: at a million posts
+// on PostgreSQL a pass over the whole list took 0.34-0.36 s warm and 1.6-2.7 s cold, one per
+// filter and order, in every worker after each start. (The benchmark's deep pages with two
+// workers did not move measurably either way: 404 req/s shared, 446 not, in runs that vary more
+// than that.)
 
 const EVERY = 1000;
 const MAX_ENTRIES = 100;
-const CLAIM_MS = 60_000;
 
 type Table = "Post";
 
@@ -41,60 +38,41 @@ interface State {
   remembered: Map<string, Positions>;
   /** Passes this process makes. */
   building: Set<string>;
-  /** Passes another worker said it makes, until when to wait for them. */
-  claimed: Map<string, number>;
 }
 
-/** What a worker tells the others of a list's positions: it makes a pass, gave one up, or found these. */
-type Said = { key: string } & (
-  | { claim: true }
-  | { release: true }
-  | { table: Table; order: string; version: number; kinds: SortColumn["kind"][]; keys: (string | number)[][] }
-);
-type Shared = Said & { type: typeof POSITIONS_MESSAGE };
+/** Positions as another worker sends them: times as ISO text, and the kind of each column. */
+interface SentPositions {
+  table: Table;
+  order: string;
+  version: number;
+  kinds: SortColumn["kind"][];
+  keys: (string | number)[][];
+}
 
 // On globalThis, as the webhook nudge is (lib/webhooks/nudge.ts): every bundle of the app in a
-// process reads the same positions, and one listener takes the other workers' messages.
+// process reads the same positions.
 const slot = globalThis as unknown as { feedbackPositions?: State };
-slot.feedbackPositions ??= listen({ remembered: new Map(), building: new Set(), claimed: new Map() });
-const state = slot.feedbackPositions;
-const { remembered, building, claimed } = state;
+slot.feedbackPositions ??= { remembered: new Map(), building: new Set() };
+const { remembered, building } = slot.feedbackPositions;
 
-/** Tells the other workers, if this process is one of several; sharing is only a saving. */
-function share(message: Said): void {
-  if (cluster.isWorker) process.send?.({ type: POSITIONS_MESSAGE, ...message }, undefined, {}, () => {});
-}
-
-function listen(state: State): State {
-  if (!cluster.isWorker) return state;
-  process.on("message", (message: unknown) => {
-    if (!isPositionsMessage(message)) return;
-    const shared = message as Shared;
-    if ("claim" in shared) {
-      state.claimed.set(shared.key, Date.now() + CLAIM_MS);
-      return;
-    }
-    state.claimed.delete(shared.key);
-    if ("release" in shared) return;
-    const current = state.remembered.get(shared.key);
-    if (current && current.version > shared.version) return;
-    const keys = shared.keys.map((key) => key.map((value, i) => (shared.kinds[i] === "time" ? new Date(value) : value)));
-    remember(state, shared.key, { version: shared.version, keys });
-    log("info", "positions in a sort order taken from another worker", {
-      table: shared.table,
-      order: shared.order,
-      positions: keys.length,
-      version: shared.version,
-      pid: process.pid,
-    });
+const shared = workerShare<SentPositions>("positions", (key, sent) => {
+  const current = remembered.get(key);
+  if (current && current.version > sent.version) return;
+  const keys = sent.keys.map((k) => k.map((value, i) => (sent.kinds[i] === "time" ? new Date(value) : value)));
+  remember(key, { version: sent.version, keys });
+  log("info", "positions in a sort order taken from another worker", {
+    table: sent.table,
+    order: sent.order,
+    positions: keys.length,
+    version: sent.version,
+    pid: process.pid,
   });
-  return state;
-}
+});
 
-function remember(state: State, key: string, positions: Positions): void {
-  state.remembered.delete(key);
-  state.remembered.set(key, positions);
-  if (state.remembered.size > MAX_ENTRIES) state.remembered.delete(state.remembered.keys().next().value as string);
+function remember(key: string, positions: Positions): void {
+  remembered.delete(key);
+  remembered.set(key, positions);
+  if (remembered.size > MAX_ENTRIES) remembered.delete(remembered.keys().next().value as string);
 }
 
 const keyOf = (table: Table, where: Prisma.Sql, order: SortOrder) =>
@@ -142,9 +120,9 @@ export function stale(table: Table, where: Prisma.Sql, order: SortOrder): void {
 }
 
 function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): void {
-  if (building.has(key) || (claimed.get(key) ?? 0) > Date.now()) return;
+  if (building.has(key) || shared.claimedElsewhere(key)) return;
   building.add(key);
-  share({ key, claim: true });
+  shared.claim(key);
   const columns = order.columns.map((c) => `"${c.name}"`).join(", ");
   const keyRow = rowType<Record<string, unknown> & { dataVersion: number }>(
     Object.fromEntries([...order.columns.map((c) => [c.name, c.kind]), ["dataVersion", "int"]]),
@@ -161,14 +139,14 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
     .then(async (rows) => {
       const version = rows[0]?.dataVersion ?? (await versionOf(table));
       const keys = rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number]));
-      remember(state, key, { version, keys });
+      remember(key, { version, keys });
       log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version, pid: process.pid });
       const kinds = order.columns.map((c) => c.kind);
       const sent = keys.map((k) => k.map((value) => (value instanceof Date ? value.toISOString() : value)));
-      share({ key, table, order: order.name, version, kinds, keys: sent });
+      shared.send(key, { table, order: order.name, version, kinds, keys: sent });
     })
     .catch((error: unknown) => {
-      share({ key, release: true });
+      shared.release(key);
       log("warn", "remembering positions in a sort order failed; deep pages use OFFSET", {
         reason: error instanceof Error ? error.message : String(error),
       });

@@ -20,14 +20,22 @@ export function childrenOf(parent: number): number[] {
   return children.sort((a, b) => a - b);
 }
 
-/** Whether a process is the webhook dispatcher (`feedback webhooks deliver`), which server.ts starts beside its workers. */
-export const isDispatcher = (pid: number) => {
+const commandOf = (pid: number) => {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").includes("webhooks deliver");
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
   } catch {
-    return false;
+    return "";
   }
 };
+
+/** Whether a process is the webhook dispatcher (`feedback webhooks deliver`), which server.ts starts beside its workers. */
+export const isDispatcher = (pid: number) => commandOf(pid).includes("webhooks deliver");
+
+/**
+ * Whether a process runs server.ts: a worker of server.ts's primary runs the primary's command.
+ * Not every child does: tsx starts esbuild to compile a file its cache lacks (a changed one).
+ */
+export const runsServer = (pid: number) => commandOf(pid).includes("server.ts");
 
 /** A process's niceness, from /proc/PID/stat (the 19th field). */
 export function nicenessOf(pid: number): number {
