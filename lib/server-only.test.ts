@@ -36,6 +36,7 @@ const UNMARKED = new Map([
   ["lib/api/client.ts", "server.ts loads it"],
   ["lib/event-loop.ts", "server.ts loads it to watch its event loop, and the benchmark for the warning's text"],
   ["lib/webhooks/nudge.ts", "server.ts loads it to pass nudges to its webhook dispatcher"],
+  ["lib/worker-share.ts", "server.ts loads it to pass what one worker found on to the others"],
   ["lib/server-command.ts", "Playwright's global setup loads it to start the server"],
   ["lib/sqlite/read-worker.mjs", "a worker thread of server.ts's process runs it"],
 ]);
