@@ -186,9 +186,9 @@ interface Vocabularies {
 // On globalThis, as the turns below: every bundle of the app in a process reads one vocabulary
 // of a table. With WEB_CONCURRENCY workers, one of them reads it for all (lib/worker-share.ts)
 // and sends the others its rows. Each read its own before: a read is 3.2 s of a reader at a
-// million posts on SQLite, and in two benchmark runs with two workers one worker's read ran
-// past the statement timeout (15 s) under load, so that worker tested rows for every short term
-// until its next read, 150 s later (the short terms' p99 was 2.7-2.9 s, against 0.18-0.22 s in
+// million posts on SQLite, and in a benchmark run with two workers one worker's read ran past
+// the statement timeout (15 s) under load, so that worker tested rows for every short term
+// until its next read, 150 s later (the short terms' p99 was 2.9 s, against 0.18-0.22 s in
 // three runs where no read failed). Why that read took so long was not found; sharing halves
 // the reads that can.
 const slot = globalThis as unknown as { feedbackVocabularies?: Vocabularies };
