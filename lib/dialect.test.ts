@@ -68,7 +68,7 @@ describe("SQLite's full-text queries", () => {
     const matches = sqlite.matches("Post", ["okta", "for", "xj"], expansions);
     assert.equal(matches?.sql, `SELECT 1 FROM "PostSearch" WHERE "PostSearch" MATCH ?`);
     assert.deepEqual(matches?.values, [`"okta" AND "for" AND ("axj" OR "xjo")`]);
-    const search = sqlite.search("Post", "t", ["okta", "for"], { filtered: true, expansions });
+    const search = sqlite.search("Post", "t", ["okta", "for"], { walk: true, expansions });
     assert.equal(search.sql, `+t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?)`);
     assert.deepEqual(search.values, [`"okta" AND "for"`]);
   });

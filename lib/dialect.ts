@@ -21,8 +21,13 @@ export type SearchTable = "Post" | "Changelog";
 export type Expansions = ReadonlyMap<string, readonly string[]>;
 
 export interface SearchOptions {
-  /** Other conditions on indexed columns come with the search, which may find fewer rows. */
-  filtered?: boolean;
+  /**
+   * Find the page by walking another index (a filter's, or the sort order's) and testing each
+   * entry against the matches' list, rather than by looking up every match's row to sort them:
+   * for a search that comes with other conditions on indexed columns, which may find fewer rows,
+   * or whose matches are many, so that a walk meets a page's worth of them soon.
+   */
+  walk?: boolean;
   /**
    * The terms to find through the index (by default every term it can serve); the others are
    * tested row by row on what those leave.
@@ -181,16 +186,16 @@ const instr = containsWith("instr");
 export const sqlite: Dialect = {
   engine: "sqlite",
   contains: instr,
-  search(table, alias, terms, { filtered = false, expansions, through: indexed = indexedTerms(terms, expansions) } = {}) {
+  search(table, alias, terms, { walk = false, expansions, through: indexed = indexedTerms(terms, expansions) } = {}) {
     // The index answers terms of three characters or more exactly, and short terms expanded
     // into their trigrams; other short ones are checked row by row on what the index leaves (or
     // on every row, if the index serves no term).
     const short = terms.filter((t) => !indexed.includes(t));
     const conditions = short.length ? [instr(alias, short)] : [];
-    // With a filter, the unary + keeps SQLite from looking up every match by its rowid (a
-    // table read per match, seconds for a common word): it walks the filter's index instead,
-    // which holds the rowid, and tests each entry against the matches' list.
-    const seq = Prisma.raw(`${filtered ? "+" : ""}${alias}."seq"`);
+    // To walk, the unary + keeps SQLite from looking up every match by its rowid (a table read
+    // per match, seconds for a common word): it walks the filter's or the order's index
+    // instead, which holds the rowid, and tests each entry against the matches' list.
+    const seq = Prisma.raw(`${walk ? "+" : ""}${alias}."seq"`);
     if (indexed.length) {
       const { fts, match } = ftsQuery(table, indexed, expansions);
       conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${match})`);

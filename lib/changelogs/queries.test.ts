@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { changelogWhere, countSql, pageSql } from "./queries";
+import { changelogWhere, countSql, pageSql, walkFinds } from "./queries";
 import type { ListChangelogsQuery } from "./schemas";
 
 // The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
@@ -39,6 +39,24 @@ describe("changelog list SQL", () => {
       `WHERE t."status" = ? AND +t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`,
     );
     assert.deepEqual(where.values, ["Published", '"webhooks"']);
+  });
+
+  it("walks the sort index for a common search on its own on SQLite, and reads each match of a rare one", () => {
+    const common = changelogWhere(query({ search: "webhooks" }), dialects.sqlite, { common: true });
+    assert.equal(oneLine(common.sql), `WHERE +t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`);
+    const rare = changelogWhere(query({ search: "webhooks" }), dialects.sqlite);
+    assert.equal(oneLine(rare.sql), `WHERE t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`);
+  });
+
+  it("walks when the walk to the page's end is shorter than reading every match's row", () => {
+    // 50,000 changelogs, a page of 20 (21 rows read): a walk of 21 x 50,000 / matches steps.
+    assert.equal(walkFinds(42_464, 21, 50_000), true);
+    assert.equal(walkFinds(2_370, 21, 50_000), true);
+    assert.equal(walkFinds(100, 21, 50_000), false);
+    assert.equal(walkFinds(0, 21, 50_000), false);
+    // Deeper pages walk further: page 50 of 100 for a word in 300 of them reads its matches.
+    assert.equal(walkFinds(300, 21, 50_000), true);
+    assert.equal(walkFinds(300, 5_001, 50_000), false);
   });
 
   it("searches with an escaped LIKE on PostgreSQL", () => {

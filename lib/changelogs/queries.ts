@@ -29,12 +29,13 @@ const labelRow = rowType<{ changelogId: string; name: string }>({});
 
 /**
  * The list's WHERE clause. `start`: where a cursor's page starts; `expansions`: short terms an
- * index serves (lib/vocabulary.ts); `counting`: for the count, which needs no row test for them.
+ * index serves (lib/vocabulary.ts); `counting`: for the count, which needs no row test for them;
+ * `common`: the search matches many changelogs, so a page is found by walking the sort order.
  */
 export function changelogWhere(
   query: ListChangelogsQuery,
   d: Dialect = dialect,
-  { start, expansions, counting }: { start?: Prisma.Sql; expansions?: Expansions; counting?: boolean } = {},
+  { start, expansions, counting, common = false }: { start?: Prisma.Sql; expansions?: Expansions; counting?: boolean; common?: boolean } = {},
 ): Prisma.Sql {
   const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
@@ -49,7 +50,7 @@ export function changelogWhere(
     );
   }
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { filtered: conditions.length > 0, expansions, counting }));
+  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { walk: conditions.length > 0 || common, expansions, counting }));
   return where(conditions);
 }
 
@@ -100,20 +101,53 @@ export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogLis
   return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms.length > 0, plan));
 }
 
-/** The list; its count may read after its page, so the version its last read saw is not known here. */
+/**
+ * Reading a match's row to sort it costs about this many steps of a walk of the sort order's
+ * index (SQLite, 50,000 changelogs: about 1 µs a match, 2.3 ms for a word in 2,370 of them and
+ * 46 ms for one in 42,464, against 3.3 ms for a walk of the whole index).
+ */
+const ROW_READ_STEPS = 15;
+
+/**
+ * Whether a search with no other condition finds a page ending at row `needed` sooner by walking
+ * the sort order's index, testing each entry against the matches' list, than by reading each of
+ * its `matches` rows and sorting them. The walk takes about needed × rows / matches steps, for a
+ * table of `rows` rows. For a page of 20 at 50,000 changelogs, a word in 42,464 took 46 ms read
+ * match by match and 12 ms walked; in 2,370, 2.3 and 0.8 ms; a walk that finds too few matches
+ * reads the whole index (3.3 ms for a word in none, where reading its matches costs nothing).
+ */
+export function walkFinds(matches: number, needed: number, rows: number): boolean {
+  return matches > 0 && needed * rows < ROW_READ_STEPS * matches * matches;
+}
+
+/** An upper bound on the changelogs there are, from the end of the rowid index alone (SQLite). */
+const tableRows = () => readCount(Prisma.sql`SELECT max("seq") AS "total" FROM "Changelog"`);
+
+/** The list, and the table version its page was read at (none when the page has no rows). */
 async function listWith(query: ListChangelogsQuery, search: boolean, plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
+  const total = (known?: number) => exactTotal("Changelog", where, () => readCount(countSql(query, search, expansions)), known);
+  // A search counts first, as the post list does: its count is bounded (from the index alone
+  // when nothing else filters), it says how common the matches are, and a search that matches
+  // nothing needs no page. A list without a search reads its page first: its rows carry the
+  // table's version, so a cached total costs no query.
+  const countFirst = search ? await total(plan?.version) : undefined;
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
-  // One row more than shown says whether a next page exists. The page first: its rows carry
-  // the table's version, so a cached total costs no query.
-  const rows = await read(pageSql(start ? changelogWhere(query, dialect, { start, expansions }) : where, query.limit + 1, offset), listedRow);
+  // With any other condition the page walks an index already (changelogWhere).
+  const alone = !start && !query.id && !query.status && !query.labels;
+  const common =
+    dialect.plansSearchByHand && alone && countFirst !== undefined && countFirst > 0 && walkFinds(countFirst, offset + query.limit + 1, await tableRows());
+  // One row more than shown says whether a next page exists.
+  const rows =
+    countFirst === 0 ? [] : await read(pageSql(changelogWhere(query, dialect, { start, expansions, common }), query.limit + 1, offset), listedRow);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
-  const count = await exactTotal("Changelog", where, () => readCount(countSql(query, search, expansions)), rows[0]?.dataVersion ?? plan?.version);
+  const count = countFirst ?? (await total(rows[0]?.dataVersion ?? plan?.version));
   const labels = await labelsOf(shown.map((r) => r.id));
   return {
+    version: rows[0]?.dataVersion,
     list: {
       changelogs: shown.map((row) => serializeChangelog(row, labels.get(row.id) ?? [])),
       ...listTotal(count, search),

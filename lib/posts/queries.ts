@@ -75,7 +75,7 @@ export function postFilter(
   if (query.statusId) plain.push(Prisma.sql`t."statusId" = ${query.statusId}`);
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
-  const search = terms.length ? [d.search("Post", "t", terms, { filtered: plain.length > 0, through, expansions })] : [];
+  const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions })] : [];
   return { plain, terms, through, expansions, search, where: where([...plain, ...search]) };
 }
 
@@ -95,7 +95,7 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms, filter.expansions);
   if (fromIndex) return boundedCount(fromIndex);
   const { plain, terms, through, expansions } = filter;
-  const search = d.search("Post", "t", terms, { filtered: plain.length > 0, through, expansions, counting: true });
+  const search = d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions, counting: true });
   return boundedCount(Prisma.sql`SELECT 1 FROM "Post" t ${where([...plain, search])}`);
 }
 
