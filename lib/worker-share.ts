@@ -12,7 +12,7 @@ import cluster from "node:cluster";
 const SHARE_MESSAGE = "feedback:share";
 
 /** How long a worker waits for what another said it is finding, before it finds it itself. */
-export const CLAIM_MS = 60_000;
+const CLAIM_MS = 60_000;
 
 interface Message {
   type: typeof SHARE_MESSAGE;
