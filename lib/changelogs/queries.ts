@@ -128,11 +128,11 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Term
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
   const total = (known?: number) => exactTotal("Changelog", where, () => readCount(countSql(query, search, expansions)), known);
-  // A search counts first, as the post list does: its count is bounded (from the index alone
-  // when nothing else filters), it says how common the matches are, and a search that matches
-  // nothing needs no page. A list without a search reads its page first: its rows carry the
-  // table's version, so a cached total costs no query.
-  const countFirst = search ? await total(plan?.version) : undefined;
+  // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
+  // its count is bounded (from the index alone when nothing else filters), it says how common
+  // the matches are, and a search that matches nothing needs no page. Otherwise the page comes
+  // first: its rows carry the table's version, so a cached total costs no query.
+  const countFirst = search && dialect.plansSearchByHand ? await total(plan?.version) : undefined;
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
   // With any other condition the page walks an index already (changelogWhere).
