@@ -54,8 +54,12 @@ export interface Dialect {
    * cannot see how many rows an FTS5 match gives, PostgreSQL's estimates pg_trgm matches.
    */
   readonly plansSearchByHand: boolean;
-  /** A row for each row holding every term, from the trigram index alone where it answers exactly. */
-  matches(table: SearchTable, terms: string[], expansions?: Expansions): Prisma.Sql | null;
+  /**
+   * A row for each row holding every term, from the trigram index alone where it answers
+   * exactly; `keys`: filter keys (filterKey) the rows must hold too, which only the posts' word
+   * index holds, so with keys there is an answer only where every term goes to that index.
+   */
+  matches(table: SearchTable, terms: string[], expansions?: Expansions, keys?: string[]): Prisma.Sql | null;
   /**
    * Each trigram of a table's index with the number of rows holding it ("term", "doc"), or
    * null where the engine cannot list them.
@@ -135,6 +139,21 @@ export const indexedTerms = (terms: string[], expansions?: Expansions) =>
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /**
+ * Marks a filter key among the words of the posts' word index (the word_index_filter_keys
+ * migration writes the same keys): the final sigma, which folded text never holds (lib/search.ts).
+ */
+const KEY_MARK = "ς";
+
+/**
+ * The word of the posts' word index that every post of a board, or of a status, holds: the mark,
+ * "b" or "s", and the id's UTF-8 bytes in lowercase hex, which the 'ascii' tokenizer keeps in one
+ * word. A search by words with such filters is then counted by the index alone (SQLite).
+ */
+export function filterKey(kind: "board" | "status", id: string): string {
+  return `${KEY_MARK}${kind === "board" ? "b" : "s"}${Buffer.from(id, "utf8").toString("hex")}`;
+}
+
+/**
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
  * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
  * exactly the rows that contain it as a substring, so for such terms the index alone answers.
@@ -206,14 +225,16 @@ export const sqlite: Dialect = {
   lockRow: Prisma.empty,
   skipLocked: Prisma.empty,
   writesInWith: false,
-  matches(table, terms, expansions) {
+  matches(table, terms, expansions, keys = []) {
     if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
+    if (keys.length && (table !== "Post" || !terms.every((t) => byWords(t, expansions)))) return null;
     const { fts, match } = ftsQuery(table, terms, expansions);
-    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${match}`;
+    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${[match, ...keys.map(phrase)].join(" AND ")}`;
   },
   // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
-  words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab"`),
+  // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
+  words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
   shortTermShares: () => null,
   wordShares: () => null,

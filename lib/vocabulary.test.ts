@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { dialects } from "./dialect";
+import { dialects, filterKey } from "./dialect";
 import {
   EXPAND_POSTINGS,
   EXPAND_TRIGRAMS,
@@ -99,7 +99,7 @@ describe("the vocabulary's statement", () => {
   it("reads the trigrams, the words, the short texts and the version in one statement on SQLite, and nothing on PostgreSQL", () => {
     const sql = vocabularySql("Post", dialects.sqlite)?.sql.replace(/\s+/g, " ") ?? "";
     assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v LIMIT \?\) UNION ALL SELECT/);
-    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostWordsVocab"\) w LIMIT \?\) UNION ALL SELECT/);
+    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostWordsVocab" WHERE instr\("term", 'ς'\) = 0\) w LIMIT \?\) UNION ALL SELECT/);
     assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, NULL, \(SELECT dv\."version"/);
     assert.equal(vocabularySql("Post", dialects.postgres), null);
   });
@@ -214,6 +214,14 @@ describe("searches made only of short terms", () => {
 });
 
 /**
+ * Boards and statuses of the posts below. A key of the word index is "ς", "b" or "s" and the id's
+ * bytes in hex (filterKey): these make keys that hold terms the tests search for ("b1a", "s1a",
+ * "a1a" in "ςs1a61"), which a search must never find there.
+ */
+const BOARDS = ["\u001a", "x"];
+const STATUSES = ["\u001aa", "y"];
+
+/**
  * Posts in memory with both full-text indexes and their vocabulary tables as the migrations make
  * them: `count` texts of `alphabet`, each `lengthOf` characters long, drawn in a seeded order,
  * then `extra` texts as given; with the vocabulary read from them, and the rows holding terms
@@ -222,10 +230,10 @@ describe("searches made only of short terms", () => {
 function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf: (i: number, random: (n: number) => number) => number, extra: string[] = []) {
   const database = new Database(":memory:");
   database.exec(`
-    CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
+    CREATE TABLE "Post" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL, "boardId" TEXT NOT NULL, "statusId" TEXT NOT NULL);
     CREATE VIRTUAL TABLE "PostSearch" USING fts5("searchText", content='Post', content_rowid='seq', tokenize='trigram case_sensitive 1');
     CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
-    CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='Post', content_rowid='seq', detail=none, tokenize='ascii');
+    CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='', contentless_delete=1, detail=none, tokenize='ascii');
     CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
     CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
     INSERT INTO "DataVersion" VALUES ('Post', 7);`);
@@ -234,11 +242,15 @@ function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf:
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return (state >>> 16) % n;
   };
-  const insert = database.prepare(`INSERT INTO "Post" ("searchText") VALUES (?)`);
-  for (let i = 0; i < count; i++) insert.run(Array.from({ length: lengthOf(i, random) }, () => alphabet[random(alphabet.length)]).join(""));
-  for (const text of extra) insert.run(text);
+  const insert = database.prepare(`INSERT INTO "Post" ("searchText", "boardId", "statusId") VALUES (?, ?, ?)`);
+  const row = (text: string) => [text, BOARDS[random(BOARDS.length)], STATUSES[random(STATUSES.length)]];
+  for (let i = 0; i < count; i++) insert.run(...row(Array.from({ length: lengthOf(i, random) }, () => alphabet[random(alphabet.length)]).join("")));
+  for (const text of extra) insert.run(...row(text));
   database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
-  database.exec(`INSERT INTO "PostWords"("PostWords") VALUES ('rebuild')`);
+  // As the word_index_filter_keys migration fills it: the text, then the board's and the status's keys.
+  database.exec(`
+    INSERT INTO "PostWords"(rowid, "searchText")
+      SELECT "seq", "searchText" || char(10) || 'ςb' || lower(hex("boardId")) || ' ςs' || lower(hex("statusId")) FROM "Post"`);
   const statement = vocabularySql("Post", dialects.sqlite);
   assert.ok(statement);
   const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
@@ -302,6 +314,7 @@ describe("longer terms on a real word index", () => {
     const terms = [...threes, ...threes.slice(0, 16).map((t) => `${t}a`), "a-b", "ab_", "ééé"];
     let byWords = 0;
     let none = 0;
+    let keyedCounts = 0;
     for (const [i, a] of terms.entries()) {
       const other = terms[(i * 7 + 3) % terms.length] as string;
       for (const search of [[a], [a, other], [a, "b"]]) {
@@ -320,9 +333,18 @@ describe("longer terms on a real word index", () => {
           const counted = database.prepare(`SELECT count(*) AS n FROM (${matches.sql})`).get(...matches.values) as { n: number };
           assert.equal(counted.n, expected.length, `count of ${search.join(" ")}`);
         }
+        // With a board and a status, by their keys where every term goes through words.
+        const [board, status] = [BOARDS[i % 2] as string, STATUSES[(i >> 1) % 2] as string];
+        const keyed = d.matches("Post", search, expansions, [filterKey("board", board), filterKey("status", status)]);
+        if (keyed) {
+          keyedCounts++;
+          const filtered = seqs({ sql: `SELECT "seq" FROM "Post" WHERE "boardId" = ? AND "statusId" = ? ORDER BY "seq"`, values: [board, status] });
+          const counted = database.prepare(`SELECT count(*) AS n FROM (${keyed.sql})`).get(...keyed.values) as { n: number };
+          assert.equal(counted.n, expected.filter((seq) => filtered.includes(seq)).length, `count of ${search.join(" ")} on ${JSON.stringify([board, status])}`);
+        } else assert.ok(!search.every((t) => t.length > 2 && expansions.has(t)), `${search.join(" ")}: every term by words, so keys serve`);
       }
     }
-    assert.ok(byWords > 100 && none > 10, `through words ${byWords}, in no row ${none}`);
+    assert.ok(byWords > 100 && none > 10 && keyedCounts > 50, `through words ${byWords}, in no row ${none}, counted with keys ${keyedCounts}`);
     // The terms with a character that splits words were left to the trigram index.
     assert.ok(!expansionsOf(vocabulary, ["a-b", "ab_"]).size);
   });

@@ -113,6 +113,19 @@ describe("post search on SQLite", () => {
     assert.match(countSql(postFilter(query({ search: "dark ab" }), d), d).sql, /FROM "Post" t WHERE/);
   });
 
+  it("counts a search by words with board and/or status from the word index alone, with their keys", () => {
+    const words = new Map([["dark", ["dark", "darker"]]]);
+    const board = Buffer.from("b1").toString("hex");
+    const status = Buffer.from("s1").toString("hex");
+    const both = countSql(postFilter(query({ boardId: "b1", statusId: "s1", search: "dark" }), d, { expansions: words }), d);
+    assert.equal(oneLine(both.sql), `SELECT count(*) AS "total" FROM (SELECT 1 FROM "PostWords" WHERE "PostWords" MATCH ? LIMIT ?) counted`);
+    assert.deepEqual(both.values, [`("dark" OR "darker") AND "ςb${board}" AND "ςs${status}"`, 10_001]);
+    // Not through the trigram index, which holds no keys; not with a filter that has no key.
+    assert.match(countSql(postFilter(query({ boardId: "b1", search: "dark" }), d), d).sql, /FROM "Post" t WHERE/);
+    assert.match(countSql(postFilter(query({ postedById: "u1", search: "dark" }), d, { expansions: words }), d).sql, /FROM "Post" t WHERE/);
+    assert.match(countSql(postFilter(query({ boardId: "b1", id: ["p1"], search: "dark" }), d, { expansions: words }), d).sql, /FROM "Post" t WHERE/);
+  });
+
   it("walks a bounded prefix of the sort order, testing each row", () => {
     const filter = postFilter(query({ boardId: "b1", search: "dark" }), d);
     const order = orderOn("latest");

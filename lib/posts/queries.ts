@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions } from "../dialect";
+import { type Dialect, dialect, type Expansions, filterKey } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, where } from "../sql";
@@ -54,6 +54,8 @@ export interface PostFilter {
   expansions?: Expansions;
   /** The search's condition (none without a search), on alias t. */
   search: Prisma.Sql[];
+  /** The word index's keys for the filters other than search, or null when one of them has none (ids, author). */
+  keys: string[] | null;
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
@@ -76,7 +78,11 @@ export function postFilter(
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions })] : [];
-  return { plain, terms, through, expansions, search, where: where([...plain, ...search]) };
+  const keys =
+    query.id || query.postedById
+      ? null
+      : [...(query.boardId ? [filterKey("board", query.boardId)] : []), ...(query.statusId ? [filterKey("status", query.statusId)] : [])];
+  return { plain, terms, through, expansions, search, keys, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -87,12 +93,13 @@ const pageWhere = (filter: PostFilter) =>
 export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDERS[sortBy], alias);
 
 /**
- * The count of a filter, bounded for a search (lib/totals.ts); a search on its own may be
- * counted by the trigram index alone.
+ * The count of a filter, bounded for a search (lib/totals.ts). A search on its own may be
+ * counted by the trigram index alone, and a search by words with board and/or status filters
+ * by the word index alone, which holds those filters as keys (SQLite; Dialect.matches).
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
-  const fromIndex = !filter.plain.length && !filter.through && d.matches("Post", filter.terms, filter.expansions);
+  const fromIndex = filter.keys !== null && !filter.through && d.matches("Post", filter.terms, filter.expansions, filter.keys);
   if (fromIndex) return boundedCount(fromIndex);
   const { plain, terms, through, expansions } = filter;
   const search = d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions, counting: true });
