@@ -19,3 +19,11 @@ export async function readCount(query: Prisma.Sql): Promise<number> {
   const rows = await read(query, countRow);
   return rows[0]?.total ?? 0;
 }
+
+/**
+ * An upper bound on a searched table's rows, from the end of its rowid index alone ("seq"): a
+ * hand-made search plan's sense of how common its matches are (SQLite).
+ */
+export function tableRows(table: "Post" | "Changelog"): Promise<number> {
+  return readCount(Prisma.sql`SELECT max("seq") AS "total" FROM ${Prisma.raw(`"${table}"`)}`);
+}

@@ -3,7 +3,7 @@ import { Prisma, read } from "../db";
 import { type Dialect, dialect, type Expansions } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
-import { pageOffset, readCount, where } from "../sql";
+import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
 import { type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
@@ -77,6 +77,13 @@ export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prism
 }
 
 /**
+ * Whether the list has any condition but the search's: its own WHERE without the search, so a
+ * filter added there is never left out of a plan that holds only for a search on its own.
+ */
+const filteredBesidesSearch = (query: ListChangelogsQuery, d: Dialect = dialect) =>
+  changelogWhere({ ...query, search: undefined }, d) !== Prisma.empty;
+
+/**
  * The list's count, bounded for a search (lib/totals.ts). A search with no other filter is
  * counted by the trigram index alone where it can be: on SQLite, testing each changelog against
  * the list of a common word's matches built that whole list first (18 ms for a word in all
@@ -84,10 +91,7 @@ export function pageSql(where: Prisma.Sql, limit: number, offset: number): Prism
  */
 export function countSql(query: ListChangelogsQuery, search: boolean, expansions?: Expansions, d: Dialect = dialect): Prisma.Sql {
   if (!search) return Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${changelogWhere(query, d, { expansions })}`;
-  // Any condition but the search's: the list's own WHERE without the search, so a filter added
-  // there is never left out of the count.
-  const filtered = changelogWhere({ ...query, search: undefined }, d) !== Prisma.empty;
-  const fromIndex = !filtered && d.matches("Changelog", searchTerms(query.search), expansions);
+  const fromIndex = !filteredBesidesSearch(query, d) && d.matches("Changelog", searchTerms(query.search), expansions);
   if (fromIndex) return boundedCount(fromIndex);
   return boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, d, { expansions, counting: true })}`);
 }
@@ -120,9 +124,6 @@ export function walkFinds(matches: number, needed: number, rows: number): boolea
   return matches > 0 && needed * rows < ROW_READ_STEPS * matches * matches;
 }
 
-/** An upper bound on the changelogs there are, from the end of the rowid index alone (SQLite). */
-const tableRows = () => readCount(Prisma.sql`SELECT max("seq") AS "total" FROM "Changelog"`);
-
 /** The list, and the table version its page was read at (none when the page has no rows). */
 async function listWith(query: ListChangelogsQuery, search: boolean, plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const expansions = plan?.expansions;
@@ -135,10 +136,9 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Term
   const countFirst = search && dialect.plansSearchByHand ? await total(plan?.version) : undefined;
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
-  // With any other condition the page walks an index already (changelogWhere).
-  const alone = !start && !query.id && !query.status && !query.labels;
+  // With any other condition (a cursor's start among them) the page walks an index already.
   const common =
-    dialect.plansSearchByHand && alone && countFirst !== undefined && countFirst > 0 && walkFinds(countFirst, offset + query.limit + 1, await tableRows());
+    Boolean(countFirst) && !start && !filteredBesidesSearch(query) && walkFinds(countFirst ?? 0, offset + query.limit + 1, await tableRows("Changelog"));
   // One row more than shown says whether a next page exists.
   const rows =
     countFirst === 0 ? [] : await read(pageSql(changelogWhere(query, dialect, { start, expansions, common }), query.limit + 1, offset), listedRow);

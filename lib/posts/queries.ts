@@ -3,7 +3,7 @@ import { Prisma, read } from "../db";
 import { type Dialect, dialect, type Expansions, filterKey } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
-import { pageOffset, readCount, where } from "../sql";
+import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
@@ -163,9 +163,6 @@ export function rowsSql(page: Prisma.Sql, sortBy: SortBy): Prisma.Sql {
 
 type Row = PostRow & VersionedRow;
 
-/** An upper bound on the posts there are, from the end of the rowid index alone (SQLite). */
-const tableRows = () => readCount(Prisma.sql`SELECT max("seq") AS "total" FROM "Post"`);
-
 /**
  * The page's rows, one more than asked when there are more after it. A deep page without a
  * search seeks to a remembered position (lib/positions.ts) instead of stepping over every row
@@ -199,7 +196,7 @@ async function readPage(
   rowsOf: (page: Prisma.Sql) => Promise<Row[]>,
 ): Promise<Row[]> {
   const walk = { filter, order: orderOn(sortBy), limit, offset };
-  return (await pageByWalking(walk, dialect, tableRows, rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
+  return (await pageByWalking(walk, dialect, () => tableRows("Post"), rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
 }
 
 /** A page of the post list, as the API shows it. */
