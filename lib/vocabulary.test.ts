@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { dialects, filterKey } from "./dialect";
 import {
@@ -13,9 +14,12 @@ import {
   inTurn,
   isWordTerm,
   MAX_WORDS,
+  VOCABULARY_CHUNK,
   type VocabularyRow,
+  type VocabularyStatements,
   vocabularyOf,
-  vocabularySql,
+  vocabularyRead,
+  vocabularyStatements,
 } from "./vocabulary";
 
 const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, word: null, dataVersion: 7 });
@@ -95,13 +99,24 @@ describe("a longer term's words", () => {
   });
 });
 
-describe("the vocabulary's statement", () => {
-  it("reads the trigrams, the words, the short texts and the version in one statement on SQLite, and nothing on PostgreSQL", () => {
-    const sql = vocabularySql("Post", dialects.sqlite)?.sql.replace(/\s+/g, " ") ?? "";
-    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v LIMIT \?\) UNION ALL SELECT/);
-    assert.match(sql, /FROM \(SELECT "term", "doc" FROM "PostWordsVocab" WHERE instr\("term", 'ς'\) = 0\) w LIMIT \?\) UNION ALL SELECT/);
-    assert.match(sql, /WHERE octet_length\(t\."searchText"\) < 9 AND length\(t\."searchText"\) < 3 UNION ALL SELECT NULL, NULL, NULL, NULL, \(SELECT dv\."version"/);
-    assert.equal(vocabularySql("Post", dialects.postgres), null);
+describe("the vocabulary's statements", () => {
+  it("read the short texts, then the trigrams and the words a chunk at a time after a term, each with the version, on SQLite; nothing on PostgreSQL", () => {
+    const statements = vocabularyStatements("Post", dialects.sqlite);
+    assert.ok(statements?.words);
+    assert.equal(statements.chunk, VOCABULARY_CHUNK);
+    const oneLine = (sql: { sql: string }) => sql.sql.replace(/\s+/g, " ").trim();
+    const version = `SELECT NULL, NULL, NULL, NULL, (SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = 'Post') AS "dataVersion"`;
+    assert.equal(
+      oneLine(statements.shortTexts),
+      `SELECT NULL AS "term", NULL AS "doc", t."searchText" AS "text", NULL AS "word", (SELECT dv."version" FROM "DataVersion" dv WHERE dv."name" = 'Post') AS "dataVersion" FROM "Post" t WHERE octet_length(t."searchText") < 9 AND length(t."searchText") < 3 UNION ALL ${version}`,
+    );
+    const trigrams = statements.trigrams("okt");
+    assert.match(oneLine(trigrams), /FROM \(SELECT "term", "doc" FROM "PostSearchVocab"\) v WHERE v\."term" > \? ORDER BY v\."term" LIMIT \?\) UNION ALL SELECT NULL/);
+    assert.deepEqual(trigrams.values, [null, "okt", VOCABULARY_CHUNK]);
+    const words = statements.words("okta");
+    assert.match(oneLine(words), /FROM \(SELECT "term", "doc" FROM "PostWordsVocab" WHERE instr\("term", 'ς'\) = 0\) v WHERE v\."term" > \? ORDER BY/);
+    assert.deepEqual(words.values, [1, "okta", VOCABULARY_CHUNK]);
+    assert.equal(vocabularyStatements("Post", dialects.postgres), null);
   });
 });
 
@@ -221,6 +236,19 @@ describe("searches made only of short terms", () => {
 const BOARDS = ["\u001a", "x"];
 const STATUSES = ["\u001aa", "y"];
 
+/** Reads a vocabulary as the server does (vocabularyRead), on `database`, a statement at a time; `between` runs after each. */
+function readVocabulary(database: Database.Database, statements: VocabularyStatements | null, between = (_: number) => {}): VocabularyRow[] | null {
+  assert.ok(statements);
+  const reading = vocabularyRead(statements);
+  let step = reading.next();
+  for (let i = 0; !step.done; i++) {
+    const rows = database.prepare(step.value.sql).all(...step.value.values) as VocabularyRow[];
+    between(i);
+    step = reading.next(rows);
+  }
+  return step.value;
+}
+
 /**
  * Posts in memory with both full-text indexes and their vocabulary tables as the migrations make
  * them: `count` texts of `alphabet`, each `lengthOf` characters long, drawn in a seeded order,
@@ -235,8 +263,10 @@ function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf:
     CREATE VIRTUAL TABLE "PostSearchVocab" USING fts5vocab('PostSearch', 'row');
     CREATE VIRTUAL TABLE "PostWords" USING fts5("searchText", content='', contentless_delete=1, detail=none, tokenize='ascii');
     CREATE VIRTUAL TABLE "PostWordsVocab" USING fts5vocab('PostWords', 'row');
+    CREATE TABLE "Changelog" ("seq" INTEGER PRIMARY KEY, "searchText" TEXT NOT NULL);
     CREATE TABLE "DataVersion" ("name" TEXT PRIMARY KEY, "version" INTEGER);
     INSERT INTO "DataVersion" VALUES ('Post', 7);`);
+  database.exec(readFileSync(new URL("../prisma/migrations/20261202000000_short_texts/migration.sql", import.meta.url), "utf8"));
   let state = seed;
   const random = (n: number) => {
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
@@ -251,9 +281,10 @@ function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf:
   database.exec(`
     INSERT INTO "PostWords"(rowid, "searchText")
       SELECT "seq", "searchText" || char(10) || 'ςb' || lower(hex("boardId")) || ' ςs' || lower(hex("statusId")) FROM "Post"`);
-  const statement = vocabularySql("Post", dialects.sqlite);
-  assert.ok(statement);
-  const vocabulary = vocabularyOf(database.prepare(statement.sql).all(...statement.values) as VocabularyRow[], true);
+  // Small chunks, so that a read takes many statements.
+  const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 7));
+  assert.ok(rows);
+  const vocabulary = vocabularyOf(rows, true);
   const holding = (terms: string[]) =>
     (database.prepare(`SELECT "seq" FROM "Post" t WHERE ${dialects.sqlite.contains("t", terms).sql} ORDER BY "seq"`).all(...terms) as { seq: number }[]).map(
       (r) => r.seq,
@@ -347,5 +378,56 @@ describe("longer terms on a real word index", () => {
     assert.ok(byWords > 100 && none > 10 && keyedCounts > 50, `through words ${byWords}, in no row ${none}, counted with keys ${keyedCounts}`);
     // The terms with a character that splits words were left to the trigram index.
     assert.ok(!expansionsOf(vocabulary, ["a-b", "ab_"]).size);
+  });
+});
+
+describe("reading a vocabulary on a real index", () => {
+  const { database } = indexedPosts([..."ab1é -"], 777, 200, (i, random) => (i % 25 === 0 ? 1 + random(2) : 3 + random(10)), ["q"]);
+  const listed = (sql: string) => database.prepare(sql).all() as { term: string; doc: number }[];
+  const trigrams = listed(`SELECT "term", "doc" FROM "PostSearchVocab"`);
+  const words = listed(`SELECT "term", "doc" FROM "PostWordsVocab" WHERE instr("term", 'ς') = 0`);
+
+  it("lists every trigram and every word with its rows, in chunks of any size, and the short texts through their index", () => {
+    assert.ok(trigrams.length > 40 && words.length > 20, `${trigrams.length} trigrams, ${words.length} words`);
+    for (const chunk of [1, 5, trigrams.length - 1, trigrams.length, 1000]) {
+      let statements = 0;
+      const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, chunk), () => statements++);
+      assert.ok(rows);
+      assert.ok(rows.every((row) => row.dataVersion === 7));
+      const terms = (word: boolean) => rows.filter((row) => row.term !== null && Boolean(row.word) === word).map(({ term, doc }) => ({ term, doc }));
+      assert.deepEqual(terms(false), trigrams, `trigrams by ${chunk}`);
+      assert.deepEqual(terms(true), words, `words by ${chunk}`);
+      assert.deepEqual(rows.filter((row) => row.text !== null).map((row) => row.text).sort(), listed(`SELECT "searchText" AS "term" FROM "Post" WHERE length("searchText") < 3`).map((r) => r.term).sort());
+      // The short texts, then each kind's chunks, the last one short.
+      assert.equal(statements, 1 + Math.floor(trigrams.length / chunk) + 1 + Math.floor(words.length / chunk) + 1, `statements by ${chunk}`);
+    }
+    const statements = vocabularyStatements("Post", dialects.sqlite);
+    assert.ok(statements?.words);
+    const plan = (sql: { sql: string; values: unknown[] }) =>
+      (database.prepare(`EXPLAIN QUERY PLAN ${sql.sql}`).all(...sql.values) as { detail: string }[]).map((row) => row.detail).join("; ");
+    assert.match(plan(statements.shortTexts), /USING COVERING INDEX Post_searchText_short_texts_idx/);
+    // The vocabulary table gives its terms in order: no chunk sorts what it reads.
+    for (const chunk of [statements.trigrams("ab"), statements.words("ab")]) assert.doesNotMatch(plan(chunk), /TEMP B-TREE/);
+  });
+
+  it("gives nothing when a write moves the version between two statements, at any of them", () => {
+    const count = (() => {
+      let n = 0;
+      readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 16), () => n++);
+      return n;
+    })();
+    assert.ok(count > 4);
+    for (let at = 0; at < count - 1; at++) {
+      const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 16), (i) => {
+        if (i === at) database.prepare(`UPDATE "DataVersion" SET "version" = "version" + 1 WHERE "name" = 'Post'`).run();
+      });
+      assert.equal(rows, null, `moved after statement ${at}`);
+    }
+    // After the last statement, the read is whole: it holds for the version it read.
+    const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 16), (i) => {
+      if (i === count - 1) database.prepare(`UPDATE "DataVersion" SET "version" = "version" + 1 WHERE "name" = 'Post'`).run();
+    });
+    assert.ok(rows);
+    assert.equal(vocabularyOf(rows, true).version + 1, (database.prepare(`SELECT "version" FROM "DataVersion" WHERE "name" = 'Post'`).get() as { version: number }).version);
   });
 });

@@ -14,12 +14,13 @@ import { workerShare } from "./worker-share";
 // "axj", "xjo", ..., and in no other. The index's vocabulary (its list of trigrams, each with
 // the number of rows holding it) therefore says which trigrams to ask for, and when no trigram
 // contains the term, that no row holds it. Reading the vocabulary reads the whole index
-// (3-6 s at a million posts), so it is read in the background, on a reader, and remembered for the
-// table's data version (lib/totals.ts): any write that can change a search moves the version,
-// and a search at another version tests rows as before while the vocabulary is read again.
+// (3-6 s at a million posts), so it is read in the background, a chunk of terms a statement on
+// the readers (vocabularyRead), and remembered for the table's data version (lib/totals.ts):
+// any write that can change a search moves the version, and a search at another version tests
+// rows as before while the vocabulary is read again.
 //
 // Longer terms, on SQLite, through the word index (the word_index migration) read in the same
-// statement. Its tokenizer cuts the text only at ASCII characters other than letters and
+// way. Its tokenizer cuts the text only at ASCII characters other than letters and
 // digits, so a term made only of letters, digits and characters past ASCII lies inside one
 // word of every text that holds it: its rows are exactly the rows of the words that contain
 // it, and none when no word does. A word's list of rows carries no positions, where the
@@ -104,7 +105,7 @@ function shortSubstrings(text: string): Set<string> {
 
 /**
  * The vocabulary from its statement's rows (all of one version); `withWords`: the statement
- * read a word index (vocabularySql), so a term in none of its words is in no row.
+ * read a word index (vocabularyStatements), so a term in none of its words is in no row.
  */
 export function vocabularyOf(rows: VocabularyRow[], withWords = false): Vocabulary {
   const holders = new Map<string, Holders>();
@@ -156,22 +157,78 @@ export function expansionsOf(vocabulary: Vocabulary, terms: string[]): Map<strin
   return expansions;
 }
 
-/** The statement that reads a table's vocabulary, its short texts and its version, as of one moment. */
-export function vocabularySql(table: SearchTable, d: Dialect = dialect): Prisma.Sql | null {
+/**
+ * Terms each statement of a vocabulary's read lists at most. Reading a vocabulary reads every
+ * list of rows of the index, 3-6 s at a million posts. In one statement that held a reader as
+ * long, and on a cold page cache it ran past the statement timeout (15 s), after which short
+ * terms tested every row and longer ones went without their words until the next read, 150 s
+ * later. By 64 terms a statement, the longest of a million posts' trigram reads took 0.3 s.
+ */
+export const VOCABULARY_CHUNK = 64;
+
+/**
+ * The statements that read a table's vocabulary (or null where the engine lists none): its
+ * texts too short for a trigram, then its trigrams and its words, each a chunk of terms at a
+ * time, in the order of the terms, after the last one read. Every statement also gives the
+ * table's version, in a row of its own, so that a read can tell whether a write landed between
+ * two of them.
+ */
+export interface VocabularyStatements {
+  shortTexts: Prisma.Sql;
+  trigrams: (after: string) => Prisma.Sql;
+  words: ((after: string) => Prisma.Sql) | null;
+  /** Terms a chunk lists at most: a shorter chunk is the last. */
+  chunk: number;
+}
+
+export function vocabularyStatements(table: SearchTable, d: Dialect = dialect, chunk = VOCABULARY_CHUNK): VocabularyStatements | null {
   const trigrams = d.vocabulary(table);
   if (!trigrams) return null;
   const words = d.words(table);
   const version = dataVersionColumn(table);
-  // A text of two characters takes at most 8 bytes: octet_length reads no text to rule out the rest.
-  return Prisma.sql`
-    SELECT * FROM (SELECT v."term", v."doc", NULL AS "text", NULL AS "word", ${version} FROM (${trigrams}) v LIMIT ${MAX_TRIGRAMS + 1})
-    UNION ALL${words ? Prisma.sql`
-    SELECT * FROM (SELECT w."term", w."doc", NULL, 1, ${version} FROM (${words}) w LIMIT ${MAX_WORDS + 1})
-    UNION ALL` : Prisma.empty}
-    SELECT NULL, NULL, t."searchText", NULL, ${version} FROM ${Prisma.raw(`"${table}"`)} t
-      WHERE octet_length(t."searchText") < 9 AND length(t."searchText") < 3
-    UNION ALL
-    SELECT NULL, NULL, NULL, NULL, ${version}`;
+  const onlyVersion = Prisma.sql`SELECT NULL, NULL, NULL, NULL, ${version}`;
+  // fts5vocab reads only the terms past the first bound, in their order, and stops at the limit.
+  const after = (terms: Prisma.Sql, word: number | null, term: string) => Prisma.sql`
+    SELECT * FROM (SELECT v."term", v."doc", NULL AS "text", ${word} AS "word", ${version} FROM (${terms}) v
+      WHERE v."term" > ${term} ORDER BY v."term" LIMIT ${chunk})
+    UNION ALL ${onlyVersion}`;
+  return {
+    // A text of two characters takes at most 8 bytes: octet_length reads no text to rule out
+    // the rest. SQLite finds them in a partial index of such texts (the short_texts migration).
+    shortTexts: Prisma.sql`
+      SELECT NULL AS "term", NULL AS "doc", t."searchText" AS "text", NULL AS "word", ${version} FROM ${Prisma.raw(`"${table}"`)} t
+        WHERE octet_length(t."searchText") < 9 AND length(t."searchText") < 3
+      UNION ALL ${onlyVersion}`,
+    trigrams: (term) => after(trigrams, null, term),
+    words: words && ((term) => after(words, 1, term)),
+    chunk,
+  };
+}
+
+/**
+ * Reads a vocabulary, one statement at a time: yields each statement and takes its rows. Returns
+ * the rows as vocabularyOf takes them, at most MAX_TRIGRAMS + 1 trigrams and MAX_WORDS + 1 words
+ * (more are not kept); or null if the table's version moved between two statements, since the
+ * vocabulary would be out of date before it was used.
+ */
+export function* vocabularyRead(statements: VocabularyStatements): Generator<Prisma.Sql, VocabularyRow[] | null, VocabularyRow[]> {
+  const rows = yield statements.shortTexts;
+  const version = rows[0]?.dataVersion;
+  const kinds: [(after: string) => Prisma.Sql, number][] = [[statements.trigrams, MAX_TRIGRAMS]];
+  if (statements.words) kinds.push([statements.words, MAX_WORDS]);
+  for (const [next, most] of kinds) {
+    let after = "";
+    for (let read = 0; ; ) {
+      const chunk = yield next(after);
+      if (chunk.some((row) => row.dataVersion !== version)) return null;
+      const terms = chunk.filter((row) => row.term !== null);
+      rows.push(...terms);
+      read += terms.length;
+      if (terms.length < statements.chunk || read > most) break;
+      after = terms.at(-1)?.term as string;
+    }
+  }
+  return rows;
 }
 
 const vocabularyRow = rowType<VocabularyRow>({ doc: "int", word: "bool", dataVersion: "int" });
@@ -205,13 +262,18 @@ const shared = workerShare<VocabularyRow[]>("vocabulary", (key, rows) => {
 });
 
 /** Reads a table's vocabulary in the background, unless a read is under way (here or in another worker) or was too recent. */
-function build(table: SearchTable, sql: Prisma.Sql): void {
+function build(table: SearchTable, statements: VocabularyStatements): void {
   if (building.has(table) || shared.claimedElsewhere(table) || Date.now() < (nextBuild.get(table) ?? 0)) return;
   building.add(table);
   shared.claim(table);
   const started = Date.now();
-  read(sql, vocabularyRow)
+  readAll(vocabularyRead(statements))
     .then((rows) => {
+      if (!rows) {
+        shared.release(table);
+        log("info", "the table changed while its search index's vocabulary was read; it is read again later", { table });
+        return;
+      }
       if (rows.reduce((n, row) => n + (row.term === null || row.word ? 0 : 1), 0) > MAX_TRIGRAMS) {
         remembered.delete(table);
         shared.release(table);
@@ -236,6 +298,13 @@ function build(table: SearchTable, sql: Prisma.Sql): void {
       nextBuild.set(table, Date.now() + (Date.now() - started) / BUILD_SHARE);
       building.delete(table);
     });
+}
+
+/** Runs a vocabulary's read (vocabularyRead) on the readers, a statement at a time. */
+async function readAll(reading: ReturnType<typeof vocabularyRead>): Promise<VocabularyRow[] | null> {
+  let step = reading.next();
+  while (!step.done) step = reading.next(await read(step.value, vocabularyRow));
+  return step.value;
 }
 
 /**
@@ -347,12 +416,12 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
     for (const [term, found] of wordShares ? indexedWords(wordShares, holding) : []) expansions.set(term, found);
     return { expansions };
   }
-  const sql = vocabularySql(table);
-  if (!sql) return null;
+  const statements = vocabularyStatements(table);
+  if (!statements) return null;
   const version = await versionOf(table);
   const vocabulary = remembered.get(table);
   if (vocabulary?.version !== version) {
-    build(table, sql);
+    build(table, statements);
     return { version, expansions: new Map() };
   }
   return { version, expansions: expansionsOf(vocabulary, terms) };
