@@ -56,10 +56,11 @@ export interface Dialect {
   readonly plansSearchByHand: boolean;
   /**
    * A row for each row holding every term, from the trigram index alone where it answers
-   * exactly; `keys`: filter keys (filterKey) the rows must hold too, which only the posts' word
-   * index holds, so with keys there is an answer only where every term goes to that index.
+   * exactly; `keys`: filter keys (filterKey) the rows must hold too, one of each list, which
+   * only the word indexes hold (SQLite), so with keys there is an answer only where every term
+   * goes to the word index.
    */
-  matches(table: SearchTable, terms: string[], expansions?: Expansions, keys?: string[]): Prisma.Sql | null;
+  matches(table: SearchTable, terms: string[], expansions?: Expansions, keys?: string[][]): Prisma.Sql | null;
   /**
    * Each trigram of a table's index with the number of rows holding it ("term", "doc"), or
    * null where the engine cannot list them.
@@ -139,18 +140,24 @@ export const indexedTerms = (terms: string[], expansions?: Expansions) =>
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /**
- * Marks a filter key among the words of the posts' word index (the word_index_filter_keys
- * migration writes the same keys): the final sigma, which folded text never holds (lib/search.ts).
+ * Marks a filter key among the words of a word index (the word_index_filter_keys and
+ * changelog_word_keys migrations write the same keys): the final sigma, which folded text never
+ * holds (lib/search.ts).
  */
 const KEY_MARK = "ς";
 
+/** Each kind of filter key's letter, after the mark. */
+const KEY_KINDS = { board: "b", status: "s", label: "l" } as const;
+
 /**
- * The word of the posts' word index that every post of a board, or of a status, holds: the mark,
- * "b" or "s", and the id's UTF-8 bytes in lowercase hex, which the 'ascii' tokenizer keeps in one
- * word. A search by words with such filters is then counted by the index alone (SQLite).
+ * The word of a word index that every row with a value of a filter holds: the mark, the kind's
+ * letter, and the value's UTF-8 bytes in lowercase hex, which the 'ascii' tokenizer keeps in one
+ * word. A post holds its board's id and its status's; a changelog its status and each of its
+ * labels' folded names. A search by words with such filters is then counted by the index alone
+ * (SQLite).
  */
-export function filterKey(kind: "board" | "status", id: string): string {
-  return `${KEY_MARK}${kind === "board" ? "b" : "s"}${Buffer.from(id, "utf8").toString("hex")}`;
+export function filterKey(kind: keyof typeof KEY_KINDS, value: string): string {
+  return `${KEY_MARK}${KEY_KINDS[kind]}${Buffer.from(value, "utf8").toString("hex")}`;
 }
 
 /**
@@ -227,9 +234,10 @@ export const sqlite: Dialect = {
   writesInWith: false,
   matches(table, terms, expansions, keys = []) {
     if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
-    if (keys.length && (table !== "Post" || !terms.every((t) => byWords(t, expansions)))) return null;
+    if (keys.length && (keys.some((any) => !any.length) || !terms.every((t) => byWords(t, expansions)))) return null;
     const { fts, match } = ftsQuery(table, terms, expansions);
-    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${[match, ...keys.map(phrase)].join(" AND ")}`;
+    const held = keys.map((any) => (any.length > 1 ? `(${any.map(phrase).join(" OR ")})` : phrase(any[0] as string)));
+    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${[match, ...held].join(" AND ")}`;
   },
   // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),

@@ -366,7 +366,7 @@ describe("longer terms on a real word index", () => {
         }
         // With a board and a status, by their keys where every term goes through words.
         const [board, status] = [BOARDS[i % 2] as string, STATUSES[(i >> 1) % 2] as string];
-        const keyed = d.matches("Post", search, expansions, [filterKey("board", board), filterKey("status", status)]);
+        const keyed = d.matches("Post", search, expansions, [[filterKey("board", board)], [filterKey("status", status)]]);
         if (keyed) {
           keyedCounts++;
           const filtered = seqs({ sql: `SELECT "seq" FROM "Post" WHERE "boardId" = ? AND "statusId" = ? ORDER BY "seq"`, values: [board, status] });

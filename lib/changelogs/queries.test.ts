@@ -89,6 +89,24 @@ describe("changelog count SQL on SQLite", () => {
     assert.equal(oneLine(countSql(query({ status: "Draft" }), false, undefined, dialects.sqlite).sql), `SELECT count(*) AS "total" FROM "Changelog" t WHERE t."status" = ?`);
   });
 
+  it("counts a search by words with status and/or labels from the word index alone, with their keys", () => {
+    const words = new Map([["webhook", ["webhook", "webhooks"]]]);
+    const key = (kind: string, value: string) => `"ς${kind}${Buffer.from(value).toString("hex")}"`;
+    const count = (over: Partial<ListChangelogsQuery>) => countSql(query({ search: "webhook", ...over }), true, words, dialects.sqlite);
+    const both = count({ status: "Draft", labels: ["API", "Fixed", "api", "Ünïcode"] });
+    assert.equal(oneLine(both.sql), `SELECT count(*) AS "total" FROM (SELECT 1 FROM "ChangelogWords" WHERE "ChangelogWords" MATCH ? LIMIT ?) counted`);
+    // Labels by their folded names, each once, any of them.
+    assert.deepEqual(both.values, [
+      `("webhook" OR "webhooks") AND ${key("s", "Draft")} AND (${key("l", "api")} OR ${key("l", "fixed")} OR ${key("l", "ünïcode")})`,
+      10_001,
+    ]);
+    assert.deepEqual(count({ labels: ["API"] }).values, [`("webhook" OR "webhooks") AND ${key("l", "api")}`, 10_001]);
+    // Not through the trigram index, which holds no keys; not with ids, which have none.
+    assert.match(countSql(query({ search: "webhook", status: "Draft" }), true, undefined, dialects.sqlite).sql, /FROM "Changelog" t WHERE/);
+    assert.match(count({ status: "Draft", id: ["c1"] }).sql, /FROM "Changelog" t WHERE/);
+    assert.match(count({ id: ["c1"] }).sql, /FROM "Changelog" t WHERE/);
+  });
+
   it("tests rows for a short term the index cannot answer alone", () => {
     const sql = oneLine(countSql(query({ search: "ab webhooks" }), true, undefined, dialects.sqlite).sql);
     assert.match(sql, /FROM "Changelog" t WHERE .*instr/, sql);

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions } from "../dialect";
+import { type Dialect, dialect, type Expansions, filterKey } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
@@ -84,14 +84,29 @@ const filteredBesidesSearch = (query: ListChangelogsQuery, d: Dialect = dialect)
   changelogWhere({ ...query, search: undefined }, d) !== Prisma.empty;
 
 /**
+ * The word index's keys (filterKey) for the list's filters other than search, one of each list
+ * to hold: the status's, and any of the labels'; null when another filter (ids) has none.
+ */
+export function changelogKeys(query: ListChangelogsQuery, d: Dialect = dialect): string[][] | null {
+  if (filteredBesidesSearch({ ...query, status: undefined, labels: undefined }, d)) return null;
+  return [
+    ...(query.status ? [[filterKey("status", query.status)]] : []),
+    ...(query.labels ? [[...new Set(query.labels.map(fold))].map((name) => filterKey("label", name))] : []),
+  ];
+}
+
+/**
  * The list's count, bounded for a search (lib/totals.ts). A search with no other filter is
  * counted by the trigram index alone where it can be: on SQLite, testing each changelog against
  * the list of a common word's matches built that whole list first (18 ms for a word in all
- * 50,000 changelogs), where the index stops at the bound (2 ms).
+ * 50,000 changelogs), where the index stops at the bound (2 ms). A search by words with status
+ * and/or labels is counted by the word index alone, which holds them as keys (SQLite): walking
+ * the status's index and probing each changelog's labels took about 40 ms.
  */
 export function countSql(query: ListChangelogsQuery, search: boolean, expansions?: Expansions, d: Dialect = dialect): Prisma.Sql {
   if (!search) return Prisma.sql`SELECT count(*) AS "total" FROM "Changelog" t ${changelogWhere(query, d, { expansions })}`;
-  const fromIndex = !filteredBesidesSearch(query, d) && d.matches("Changelog", searchTerms(query.search), expansions);
+  const keys = changelogKeys(query, d);
+  const fromIndex = keys !== null && d.matches("Changelog", searchTerms(query.search), expansions, keys);
   if (fromIndex) return boundedCount(fromIndex);
   return boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, d, { expansions, counting: true })}`);
 }

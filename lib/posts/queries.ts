@@ -55,7 +55,7 @@ export interface PostFilter {
   /** The search's condition (none without a search), on alias t. */
   search: Prisma.Sql[];
   /** The word index's keys for the filters other than search, or null when one of them has none (ids, author). */
-  keys: string[] | null;
+  keys: string[][] | null;
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
@@ -81,7 +81,7 @@ export function postFilter(
   const keys =
     query.id || query.postedById
       ? null
-      : [...(query.boardId ? [filterKey("board", query.boardId)] : []), ...(query.statusId ? [filterKey("status", query.statusId)] : [])];
+      : [...(query.boardId ? [[filterKey("board", query.boardId)]] : []), ...(query.statusId ? [[filterKey("status", query.statusId)]] : [])];
   return { plain, terms, through, expansions, search, keys, where: where([...plain, ...search]) };
 }
 

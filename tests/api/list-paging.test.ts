@@ -256,11 +256,13 @@ describe("deep pages", () => {
   });
 });
 
+/** How often the server read a table's search index vocabulary (SQLite). */
+const vocabularyReads = (table = "Post") => logLines(app, "read the search index's vocabulary").filter((line) => line.table === table).length;
+
 describe("one- and two-character terms", () => {
   // Such terms are found through the trigrams that contain them once the index's vocabulary is
   // read (lib/vocabulary.ts, SQLite), and by testing rows before that, or on PostgreSQL. The
   // answers must be the oracle's either way, through writes that move the table's version.
-  const vocabularyReads = (table = "Post") => logLines(app, "read the search index's vocabulary").filter((line) => line.table === table).length;
   // Absent from the seed ("q"), found in a few hundred posts ("x", "yb"), in none together
   // ("x yb"), common ("e", "th ok"), and with a long term ("ok zapier").
   // Characters of FTS5's query syntax as terms, which the index's query must quote.
@@ -465,6 +467,90 @@ describe("longer terms through the word index", () => {
     }
     await sql(app.databaseUrl, `UPDATE "Post" SET "statusId" = NULL WHERE "id" = ?`, [moved]);
     await searches("after its status went");
+  });
+
+  it("gives the oracle's changelogs by words with status and labels, as a changelog's status, labels and text change, and when one is deleted", async () => {
+    // On SQLite the changelogs' word index holds each changelog's status and labels as keys,
+    // which count a search by words with those filters (lib/dialect.ts, filterKey): triggers
+    // on both tables must keep them.
+    const check = async (label: string, search: string, status?: string, labels?: string[]) => {
+      const conditions = [`"searchText" LIKE ?`, ...(status ? [`"status" = ?`] : [])];
+      if (labels) conditions.push(`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = "Changelog"."id" AND l."nameKey" IN (${labels.map(() => "?").join(", ")}))`);
+      const params = [`%${search}%`, ...(status ? [status] : []), ...(labels ?? []).map((l) => l.toLowerCase())];
+      const expected = (
+        await sql<{ id: string }>(
+          app.databaseUrl,
+          `SELECT "id" FROM "Changelog" WHERE ${conditions.join(" AND ")} ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`,
+          params,
+        )
+      ).map((r) => r.id);
+      const path = `/api/v1/changelogs?search=${encodeURIComponent(search)}&limit=100${status ? `&status=${status}` : ""}${labels ? `&labels=${labels.join(",")}` : ""}`;
+      const { body } = await get(path);
+      assert.deepEqual(ids(body), expected.slice(0, 100), `${label}: ${path}`);
+      assert.equal(body.pagination.total, expected.length, `${label}: ${path}`);
+      return expected.length;
+    };
+    const searches = async (label: string, word: string) => {
+      let found = 0;
+      for (const status of [undefined, "Draft", "Published"]) {
+        for (const labels of [undefined, ["API"], ["Fixed", "Mobile", "FIXED"], ["Zeta"]]) found += await check(label, word, status, labels);
+      }
+      return found;
+    };
+    // On SQLite the last rounds must have used the keys: a vocabulary of the table's version was read.
+    const keysUsed = async (label: string) => {
+      if (testEngine() !== "sqlite") return;
+      const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = 'Changelog'`);
+      const read = logLines(app, "read the search index's vocabulary").filter((line) => line.table === "Changelog").at(-1);
+      assert.equal(Number(read?.version), current?.version, `${label}: the changelogs' vocabulary of this version was read`);
+    };
+    for (let round = 0; round < 3; round++) {
+      assert.ok((await searches(`round ${round}`, "available")) > 0);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await keysUsed("before the writes");
+
+    // A Published changelog with "available", labelled API, becomes a Draft labelled Zeta and
+    // Mobile, through the import as a team would; then gains a label, and its text changes.
+    const [changed] = await sql<{ id: string; createdAt: string }>(
+      app.databaseUrl,
+      `SELECT c."id", c."createdAt" FROM "Changelog" c WHERE c."searchText" LIKE '%available%' AND c."status" = 'Published'
+         AND EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = c."id" AND l."nameKey" = 'api') ORDER BY c."id" LIMIT 1`,
+    );
+    assert.ok(changed);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-changelog-keys-"));
+    const file = path.join(dir, "changelog.json");
+    const createdAt = new Date(changed.createdAt).toISOString();
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, changelogs: [{ id: changed.id, title: "Now available: zquorkz", content: "", status: "Draft", labels: ["Zeta", "Mobile"], createdAt }] }),
+    );
+    const imported = await app.cli(["import", file]);
+    assert.equal(imported.code, 0, imported.stderr);
+    const after = async (label: string) => {
+      for (let round = 0; round < 2; round++) {
+        await searches(`${label}, round ${round}`, "available");
+        await check(`${label}, round ${round}`, "zquorkz", "Draft", ["Zeta"]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      await keysUsed(label);
+    };
+    await after("after the import");
+    assert.equal(await check("after the import", "zquorkz", "Draft", ["zeta"]), 1);
+    await sql(app.databaseUrl, `INSERT INTO "ChangelogLabel" ("changelogId", "name", "nameKey") VALUES (?, 'API', 'api')`, [changed.id]);
+    await after("after a label was added");
+    assert.equal(await check("after a label was added", "zquorkz", undefined, ["API"]), 1);
+    await sql(app.databaseUrl, `DELETE FROM "ChangelogLabel" WHERE "changelogId" = ? AND "nameKey" = 'zeta'`, [changed.id]);
+    await after("after a label was taken off");
+    assert.equal(await check("after a label was taken off", "zquorkz", undefined, ["Zeta"]), 0);
+    await sql(app.databaseUrl, `UPDATE "Changelog" SET "status" = 'Published', "publishedAt" = "createdAt", "sortAt" = "createdAt" WHERE "id" = ?`, [changed.id]);
+    await after("after it was published");
+    assert.equal(await check("after it was published", "zquorkz", "Published", ["Mobile"]), 1);
+    // Deleted, its labels with it (the foreign key's cascade).
+    await sql(app.databaseUrl, `DELETE FROM "Changelog" WHERE "id" = ?`, [changed.id]);
+    await after("after it was deleted");
+    assert.equal(await check("after it was deleted", "zquorkz", undefined, ["Mobile"]), 0);
+    assert.equal(await check("after it was deleted", "zquorkz", "Published"), 0);
   });
 
   // Last: on PostgreSQL, a word too long for the word index turns the table's words off.
