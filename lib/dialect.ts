@@ -41,6 +41,12 @@ export interface SearchOptions {
    * every matching row, 14-21 ms against 35-105 ms at a million posts.)
    */
   counting?: boolean;
+  /**
+   * Filter keys (filterKey) the matches must hold too, one of each list, so that the filters
+   * they stand for need no other test: only where Dialect.matches takes them (SQLite, every
+   * term through the word index).
+   */
+  keys?: string[][];
 }
 
 export interface Dialect {
@@ -191,6 +197,19 @@ function ftsQuery(table: SearchTable, terms: string[], expansions?: Expansions):
   return { fts: Prisma.raw(`"${table}Search"`), match: ftsMatch(terms, trigrams) };
 }
 
+/**
+ * The FTS5 table and query that find every term, and hold one of each list of `keys`, from the
+ * index alone; null where the index does not answer them exactly, or where keys are asked for
+ * and a term does not go through the word index, the only one holding keys.
+ */
+function keyedQuery(table: SearchTable, terms: string[], expansions?: Expansions, keys: string[][] = []): { fts: Prisma.Sql; match: string } | null {
+  if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
+  if (keys.length && (keys.some((any) => !any.length) || !terms.every((t) => byWords(t, expansions)))) return null;
+  const { fts, match } = ftsQuery(table, terms, expansions);
+  const held = keys.map((any) => (any.length > 1 ? `(${any.map(phrase).join(" OR ")})` : phrase(any[0] as string)));
+  return { fts, match: [match, ...held].join(" AND ") };
+}
+
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const searchText = (alias: string) => Prisma.raw(`${alias}."searchText"`);
@@ -212,7 +231,7 @@ const instr = containsWith("instr");
 export const sqlite: Dialect = {
   engine: "sqlite",
   contains: instr,
-  search(table, alias, terms, { walk = false, expansions, through: indexed = indexedTerms(terms, expansions) } = {}) {
+  search(table, alias, terms, { walk = false, expansions, through: indexed = indexedTerms(terms, expansions), keys } = {}) {
     // The index answers terms of three characters or more exactly, and short terms expanded
     // into their trigrams; other short ones are checked row by row on what the index leaves (or
     // on every row, if the index serves no term).
@@ -222,6 +241,11 @@ export const sqlite: Dialect = {
     // per match, seconds for a common word): it walks the filter's or the order's index
     // instead, which holds the rowid, and tests each entry against the matches' list.
     const seq = Prisma.raw(`${walk ? "+" : ""}${alias}."seq"`);
+    if (keys?.length) {
+      const query = keyedQuery(table, terms, expansions, keys);
+      if (!query) throw new Error("filter keys need every term through the word index (Dialect.matches)");
+      return Prisma.sql`${seq} IN (SELECT rowid FROM ${query.fts} WHERE ${query.fts} MATCH ${query.match})`;
+    }
     if (indexed.length) {
       const { fts, match } = ftsQuery(table, indexed, expansions);
       conditions.unshift(Prisma.sql`${seq} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${match})`);
@@ -233,11 +257,8 @@ export const sqlite: Dialect = {
   skipLocked: Prisma.empty,
   writesInWith: false,
   matches(table, terms, expansions, keys = []) {
-    if (!terms.length || indexedTerms(terms, expansions).length < terms.length) return null;
-    if (keys.length && (keys.some((any) => !any.length) || !terms.every((t) => byWords(t, expansions)))) return null;
-    const { fts, match } = ftsQuery(table, terms, expansions);
-    const held = keys.map((any) => (any.length > 1 ? `(${any.map(phrase).join(" OR ")})` : phrase(any[0] as string)));
-    return Prisma.sql`SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${[match, ...held].join(" AND ")}`;
+    const query = keyedQuery(table, terms, expansions, keys);
+    return query && Prisma.sql`SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ${query.match}`;
   },
   // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),
@@ -287,7 +308,8 @@ const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bo
 export const postgres: Dialect = {
   engine: "postgres",
   contains: containsWith("strpos"),
-  search(_table, alias, terms, { expansions, counting = false } = {}) {
+  search(_table, alias, terms, { expansions, counting = false, keys: filterKeys } = {}) {
+    if (filterKeys?.length) throw new Error("PostgreSQL's word index holds no filter keys (Dialect.matches)");
     // LIKE with every wildcard escaped is a literal substring test that pg_trgm (an index on
     // the column itself) can serve. It cannot serve a term shorter than a trigram, and its
     // planner then reads the whole index for it, so such a term is tested with strpos; and

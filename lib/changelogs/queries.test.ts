@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { changelogWhere, countSql, pageSql, walkFinds } from "./queries";
+import { changelogKeys, changelogWhere, countSql, pageSql, walkFinds } from "./queries";
 import type { ListChangelogsQuery } from "./schemas";
 
 // The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
@@ -46,6 +46,26 @@ describe("changelog list SQL", () => {
     assert.equal(oneLine(common.sql), `WHERE +t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`);
     const rare = changelogWhere(query({ search: "webhooks" }), dialects.sqlite);
     assert.equal(oneLine(rare.sql), `WHERE t."seq" IN (SELECT rowid FROM "ChangelogSearch" WHERE "ChangelogSearch" MATCH ?)`);
+  });
+
+  it("tests only the word index's matches for status and labels it holds as keys, walking the status index", () => {
+    const words = new Map([["webhook", ["webhook", "webhooks"]]]);
+    const key = (kind: string, value: string) => `"ς${kind}${Buffer.from(value).toString("hex")}"`;
+    const filtered = query({ status: "Draft", labels: ["API", "Fixed"], search: "webhook" });
+    const keys = changelogKeys(filtered);
+    assert.ok(keys);
+    const where = changelogWhere(filtered, dialects.sqlite, { expansions: words, keys });
+    assert.equal(oneLine(where.sql), `WHERE t."status" = ? AND +t."seq" IN (SELECT rowid FROM "ChangelogWords" WHERE "ChangelogWords" MATCH ?)`);
+    assert.deepEqual(where.values, ["Draft", `("webhook" OR "webhooks") AND ${key("s", "Draft")} AND (${key("l", "api")} OR ${key("l", "fixed")})`]);
+    // Labels alone: a walk of the sort order only for a common search, as with no filter.
+    const labelled = query({ labels: ["API"], search: "webhook" });
+    for (const common of [true, false]) {
+      const sql = oneLine(changelogWhere(labelled, dialects.sqlite, { expansions: words, keys: changelogKeys(labelled) ?? [], common }).sql);
+      assert.equal(sql, `WHERE ${common ? "+" : ""}t."seq" IN (SELECT rowid FROM "ChangelogWords" WHERE "ChangelogWords" MATCH ?)`);
+    }
+    // Never without every term through the word index, nor on PostgreSQL, whose index has no keys.
+    assert.throws(() => changelogWhere(filtered, dialects.sqlite, { keys }), /every term through the word index/);
+    assert.throws(() => changelogWhere(filtered, dialects.postgres, { expansions: words, keys }), /no filter keys/);
   });
 
   it("walks when the walk to the page's end is shorter than reading every match's row", () => {
