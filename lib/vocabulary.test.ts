@@ -14,6 +14,7 @@ import {
   inTurn,
   isWordTerm,
   MAX_WORDS,
+  termRows,
   VOCABULARY_CHUNK,
   type VocabularyRow,
   type VocabularyStatements,
@@ -96,6 +97,18 @@ describe("a longer term's words", () => {
     const long = vocabularyOf([word("é".repeat(16_384)), word("okta"), versionOnly], true);
     assert.equal(long.words, null);
     assert.deepEqual(expansionsOf(long, ["okta"]), new Map());
+  });
+});
+
+describe("a longer term's rows, by its words", () => {
+  it("are at least its commonest word's and at most all its words' together; short terms have none", () => {
+    const vocabulary = vocabularyOf([trigram("okt"), word("okta", 5), word("oktas", 2), word("pokta", 1), word("other", 9), versionOnly], true);
+    const rows = termRows(vocabulary, expansionsOf(vocabulary, ["kta", "other", "zquork", "ok"]));
+    assert.deepEqual(rows.get("kta"), { least: 5, most: 8 });
+    assert.deepEqual(rows.get("other"), { least: 9, most: 9 });
+    // In no word (no row at all: the search needs no plan), and a short term's trigrams.
+    assert.equal(rows.has("zquork"), false);
+    assert.equal(rows.has("ok"), false);
   });
 });
 

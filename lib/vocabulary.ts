@@ -307,13 +307,35 @@ async function readAll(reading: ReturnType<typeof vocabularyRead>): Promise<Voca
   return step.value;
 }
 
+/** How many rows hold a term, as far as the rows of its words say (Vocabulary.words). */
+export interface TermRows {
+  /** The rows of its commonest word: at least this many hold the term. */
+  least: number;
+  /** The rows of all its words together: at most this many (a row may hold several of them). */
+  most: number;
+}
+
 /**
  * Terms an index serves by other keys, at the table version `version` they hold for; with no
- * version, at every version (an index kept up to date with the table, on PostgreSQL).
+ * version, at every version (an index kept up to date with the table, on PostgreSQL). `rows`:
+ * for each term expanded into words (SQLite), how many rows hold it, from the vocabulary.
  */
 export interface TermPlan {
   version?: number;
   expansions: Expansions;
+  rows?: Map<string, TermRows>;
+}
+
+/** For each longer term of `expansions` expanded into words, how many rows hold it, by the rows each word lists. */
+export function termRows(vocabulary: Vocabulary, expansions: Expansions): Map<string, TermRows> {
+  const docs = new Map((vocabulary.words ?? []).map(({ word, doc }) => [word, doc]));
+  const rows = new Map<string, TermRows>();
+  for (const [term, words] of expansions) {
+    if (isShort(term) || !words.length) continue;
+    const listed = words.map((word) => docs.get(word) ?? 0);
+    rows.set(term, { least: Math.max(...listed), most: listed.reduce((n, doc) => n + doc, 0) });
+  }
+  return rows;
 }
 
 // PostgreSQL: an index of every row's one- and two-character substrings (the short_term_index
@@ -424,7 +446,8 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
     build(table, statements);
     return { version, expansions: new Map() };
   }
-  return { version, expansions: expansionsOf(vocabulary, terms) };
+  const expansions = expansionsOf(vocabulary, terms);
+  return { version, expansions, rows: termRows(vocabulary, expansions) };
 }
 
 const wordRow = rowType<{ term: string | null; word: string }>({});

@@ -4,7 +4,7 @@ import { dialects } from "../dialect";
 import { after } from "../keyset";
 import { countAndPageSql, countGathersPage, countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
 import type { ListPostsQuery } from "./schemas";
-import { walkLength, walkSql } from "./search-plan";
+import { countByWords, walkLength, walkSql } from "./search-plan";
 
 // The SQL each engine gets for a post list. The speed of the list rests on its shape (see the
 // comments in queries.ts and search-plan.ts); a refactor that loses a piece fails here.
@@ -136,6 +136,13 @@ describe("post search on SQLite", () => {
       `SELECT w."id" FROM ( SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t WHERE t."boardId" = ? ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ?) w WHERE instr(w."searchText", ?) > 0 ORDER BY w."createdAt" DESC, w."id" DESC LIMIT ? OFFSET ?`,
     );
     assert.deepEqual(walk.values, ["b1", 1000, "dark", 20, 0]);
+  });
+
+  it("takes a term's count for choosing the rare one from its words' rows only where they settle it", () => {
+    assert.equal(countByWords({ least: 900, most: 1_800 }), 1_800, "rare, whatever rows its words share");
+    assert.equal(countByWords({ least: 2_001, most: 2_001 }), 2_001, "common: one word in more rows than the bound");
+    assert.equal(countByWords({ least: 1_500, most: 2_500 }), undefined, "either: the index is asked");
+    assert.equal(countByWords(undefined), undefined, "not found through words: the index is asked");
   });
 
   it("walks twice what the matches' share predicts, and asks the index when that is long", () => {

@@ -210,7 +210,7 @@ export function listPosts(query: ListPostsQuery): Promise<PostList> {
 
 /** The list, and the table version its page was read at (the last read; none when the page has no rows). */
 async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan): Promise<Listed<PostList>> {
-  const rare = await rareTerm(dialect, "Post", terms, plan?.expansions);
+  const rare = await rareTerm(dialect, "Post", terms, plan?.expansions, plan?.rows);
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;
