@@ -20,10 +20,19 @@ export async function readCount(query: Prisma.Sql): Promise<number> {
   return rows[0]?.total ?? 0;
 }
 
+/** Each table's tableRows, with the data version it was read for. */
+const rowsAt = new Map<string, { version: number; rows: number }>();
+
 /**
  * An upper bound on a searched table's rows, from the end of its rowid index alone ("seq"): a
- * hand-made search plan's sense of how common its matches are (SQLite).
+ * hand-made search plan's sense of how common its matches are (SQLite). Read once for each
+ * table version the caller knows (`version`), since every search asked for it: a statement on
+ * a reader each time, for a figure that only sizes a plan.
  */
-export function tableRows(table: "Post" | "Changelog"): Promise<number> {
-  return readCount(Prisma.sql`SELECT max("seq") AS "total" FROM ${Prisma.raw(`"${table}"`)}`);
+export async function tableRows(table: "Post" | "Changelog", version?: number): Promise<number> {
+  const known = rowsAt.get(table);
+  if (version !== undefined && known?.version === version) return known.rows;
+  const rows = await readCount(Prisma.sql`SELECT max("seq") AS "total" FROM ${Prisma.raw(`"${table}"`)}`);
+  if (version !== undefined) rowsAt.set(table, { version, rows });
+  return rows;
 }

@@ -169,7 +169,7 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Term
     Boolean(countFirst) &&
     !start &&
     (!filteredBesidesSearch(query) || Boolean(keys)) &&
-    walkFinds(countFirst ?? 0, offset + query.limit + 1, await tableRows("Changelog"));
+    walkFinds(countFirst ?? 0, offset + query.limit + 1, await tableRows("Changelog", plan?.version));
   // One row more than shown says whether a next page exists.
   const rows =
     countFirst === 0 ? [] : await read(pageSql(changelogWhere(query, dialect, { start, expansions, common, keys }), query.limit + 1, offset), listedRow);

@@ -168,7 +168,7 @@ type Row = PostRow & VersionedRow;
  * search seeks to a remembered position (lib/positions.ts) instead of stepping over every row
  * before it; if the positions turn out older than the rows, the page is read again with OFFSET.
  */
-async function pageRows(query: ListPostsQuery, filter: PostFilter): Promise<Row[]> {
+async function pageRows(query: ListPostsQuery, filter: PostFilter, version?: number): Promise<Row[]> {
   const order = POST_ORDERS[query.sortBy];
   const limit = query.limit + 1;
   const rowsOf = (page: Prisma.Sql) => read(rowsSql(page, query.sortBy), postRow);
@@ -179,13 +179,13 @@ async function pageRows(query: ListPostsQuery, filter: PostFilter): Promise<Row[
   const offset = pageOffset(query.page, query.limit);
   const seek = filter.terms.length ? null : seekFor("Post", filter.where, order, "t", offset, totalHint("Post", filter.where));
   if (seek) {
-    const rows = await readPage({ ...filter, start: seek.start }, query.sortBy, limit, seek.offset, rowsOf);
+    const rows = await readPage({ ...filter, start: seek.start }, query.sortBy, limit, seek.offset, rowsOf, version);
     if (rows[0] && rows[0].dataVersion === seek.version) return rows;
     // Rows of another version: the positions are stale. No rows: the OFFSET read says whether
     // the page is really past the end.
     if (rows[0]) stale("Post", filter.where, order);
   }
-  return readPage(filter, query.sortBy, limit, offset, rowsOf);
+  return readPage(filter, query.sortBy, limit, offset, rowsOf, version);
 }
 
 async function readPage(
@@ -194,9 +194,10 @@ async function readPage(
   limit: number,
   offset: number,
   rowsOf: (page: Prisma.Sql) => Promise<Row[]>,
+  version?: number,
 ): Promise<Row[]> {
   const walk = { filter, order: orderOn(sortBy), limit, offset };
-  return (await pageByWalking(walk, dialect, () => tableRows("Post"), rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
+  return (await pageByWalking(walk, dialect, () => tableRows("Post", version), rowsOf)) ?? (await rowsOf(pageSql(filter, sortBy, limit, offset)));
 }
 
 /** A page of the post list, as the API shows it. */
@@ -228,7 +229,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   // second read of every row. A list without a search reads its page first: its rows carry the
   // table's version, so a cached total costs no query.
   const countFirst = filter.terms.length ? await total(plan?.version) : undefined;
-  const rows = countFirst === 0 ? [] : gathered ? await rowsByIds(gathered, query.sortBy) : await pageRows(query, filter);
+  const rows = countFirst === 0 ? [] : gathered ? await rowsByIds(gathered, query.sortBy) : await pageRows(query, filter, plan?.version);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const count = countFirst ?? (await total(rows[0]?.dataVersion));
