@@ -15,15 +15,17 @@ DROP TABLE "ChangelogWords";
 
 CREATE VIRTUAL TABLE "ChangelogWords" USING fts5("searchText", content='', contentless_delete=1, detail=none, tokenize='ascii');
 
-INSERT INTO "ChangelogWords"(rowid, "searchText")
-  SELECT c."seq", c."searchText" || char(10) || 'ςs' || lower(hex(c."status"))
-    || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = c."id"), '')
-  FROM "Changelog" c;
+-- Each changelog's row of the index, written in one place: its text, then its status's key and
+-- each of its labels' keys.
+CREATE VIEW "ChangelogWordsRow" AS
+  SELECT c."seq", c."id", c."searchText" || char(10) || 'ςs' || lower(hex(c."status"))
+      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = c."id"), '') AS "text"
+    FROM "Changelog" c;
+
+INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow";
 
 CREATE TRIGGER "Changelog_words_insert" AFTER INSERT ON "Changelog" BEGIN
-  INSERT INTO "ChangelogWords"(rowid, "searchText")
-    SELECT new."seq", new."searchText" || char(10) || 'ςs' || lower(hex(new."status"))
-      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = new."id"), '');
+  INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow" WHERE "seq" = new."seq";
 END;
 
 CREATE TRIGGER "Changelog_words_delete" AFTER DELETE ON "Changelog" BEGIN
@@ -32,35 +34,24 @@ END;
 
 CREATE TRIGGER "Changelog_words_update" AFTER UPDATE OF "searchText", "status" ON "Changelog" BEGIN
   DELETE FROM "ChangelogWords" WHERE rowid = old."seq";
-  INSERT INTO "ChangelogWords"(rowid, "searchText")
-    SELECT new."seq", new."searchText" || char(10) || 'ςs' || lower(hex(new."status"))
-      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = new."id"), '');
+  INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow" WHERE "seq" = new."seq";
 END;
 
 -- A label added to or taken from a changelog writes that changelog's row again, with its labels
 -- as they now are (a changelog deleted with its labels has no row left to write).
 CREATE TRIGGER "ChangelogLabel_words_insert" AFTER INSERT ON "ChangelogLabel" BEGIN
-  DELETE FROM "ChangelogWords" WHERE rowid = (SELECT c."seq" FROM "Changelog" c WHERE c."id" = new."changelogId");
-  INSERT INTO "ChangelogWords"(rowid, "searchText")
-    SELECT c."seq", c."searchText" || char(10) || 'ςs' || lower(hex(c."status"))
-      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = c."id"), '')
-    FROM "Changelog" c WHERE c."id" = new."changelogId";
+  DELETE FROM "ChangelogWords" WHERE rowid IN (SELECT "seq" FROM "Changelog" WHERE "id" = new."changelogId");
+  INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow" WHERE "id" = new."changelogId";
 END;
 
 CREATE TRIGGER "ChangelogLabel_words_delete" AFTER DELETE ON "ChangelogLabel" BEGIN
-  DELETE FROM "ChangelogWords" WHERE rowid = (SELECT c."seq" FROM "Changelog" c WHERE c."id" = old."changelogId");
-  INSERT INTO "ChangelogWords"(rowid, "searchText")
-    SELECT c."seq", c."searchText" || char(10) || 'ςs' || lower(hex(c."status"))
-      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = c."id"), '')
-    FROM "Changelog" c WHERE c."id" = old."changelogId";
+  DELETE FROM "ChangelogWords" WHERE rowid IN (SELECT "seq" FROM "Changelog" WHERE "id" = old."changelogId");
+  INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow" WHERE "id" = old."changelogId";
 END;
 
 CREATE TRIGGER "ChangelogLabel_words_update" AFTER UPDATE OF "changelogId", "nameKey" ON "ChangelogLabel" BEGIN
-  DELETE FROM "ChangelogWords" WHERE rowid IN (SELECT c."seq" FROM "Changelog" c WHERE c."id" IN (old."changelogId", new."changelogId"));
-  INSERT INTO "ChangelogWords"(rowid, "searchText")
-    SELECT c."seq", c."searchText" || char(10) || 'ςs' || lower(hex(c."status"))
-      || coalesce((SELECT group_concat(' ςl' || lower(hex(l."nameKey")), '') FROM "ChangelogLabel" l WHERE l."changelogId" = c."id"), '')
-    FROM "Changelog" c WHERE c."id" IN (old."changelogId", new."changelogId");
+  DELETE FROM "ChangelogWords" WHERE rowid IN (SELECT "seq" FROM "Changelog" WHERE "id" IN (old."changelogId", new."changelogId"));
+  INSERT INTO "ChangelogWords"(rowid, "searchText") SELECT "seq", "text" FROM "ChangelogWordsRow" WHERE "id" IN (old."changelogId", new."changelogId");
 END;
 
 CREATE VIRTUAL TABLE "ChangelogWordsVocab" USING fts5vocab('ChangelogWords', 'row');
