@@ -49,12 +49,12 @@ export function changelogWhere(
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.status) conditions.push(Prisma.sql`t."status" = ${query.status}`);
   if (query.labels && !keys?.length) {
-    const keys = [...new Set(query.labels.map(fold))];
+    const names = [...new Set(query.labels.map(fold))];
     conditions.push(
       // A correlated EXISTS: the list walks its sort index and probes each row's labels, so a
       // page stops after a few rows instead of gathering every labelled changelog first. The
       // dialect's fence keeps the planner from turning it into a semi-join over all of them.
-      Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${Prisma.join(keys)})${d.fence})`,
+      Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (${Prisma.join(names)})${d.fence})`,
     );
   }
   const terms = searchTerms(query.search);
