@@ -326,9 +326,21 @@ export interface TermPlan {
   rows?: Map<string, TermRows>;
 }
 
+/** Each vocabulary's words with the rows each lists, made once: a vocabulary may hold 20,000 words. */
+const wordRows = new WeakMap<Vocabulary, Map<string, number>>();
+
+function rowsOfWords(vocabulary: Vocabulary): Map<string, number> {
+  let docs = wordRows.get(vocabulary);
+  if (!docs) {
+    docs = new Map((vocabulary.words ?? []).map(({ word, doc }) => [word, doc]));
+    wordRows.set(vocabulary, docs);
+  }
+  return docs;
+}
+
 /** For each longer term of `expansions` expanded into words, how many rows hold it, by the rows each word lists. */
 export function termRows(vocabulary: Vocabulary, expansions: Expansions): Map<string, TermRows> {
-  const docs = new Map((vocabulary.words ?? []).map(({ word, doc }) => [word, doc]));
+  const docs = rowsOfWords(vocabulary);
   const rows = new Map<string, TermRows>();
   for (const [term, words] of expansions) {
     if (isShort(term) || !words.length) continue;
