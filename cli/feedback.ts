@@ -341,11 +341,23 @@ async function main(argv: string[]): Promise<void> {
 // The readers go too: an idle SQLite reader thread can still hold the process open.
 const closeAll = () => Promise.all([db.$disconnect(), closeConnections()]);
 
+/**
+ * A failure's reason, on one line. Prisma's messages name the call that failed on their first
+ * line ("Invalid `prisma.changelog.upsert()` invocation:") and give the reason after it.
+ */
+function reasonOf(message: string): string {
+  const [first = "failed, with no message", ...rest] = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return /^Invalid `.*` invocation/.test(first) && rest.length ? rest.join(" ") : first;
+}
+
 main(process.argv.slice(2))
   .then(closeAll)
   .catch(async (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`feedback: ${message.split("\n")[0]}\n`);
+    process.stderr.write(`feedback: ${reasonOf(message)}\n`);
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`Run "npm run -s feedback -- help" for usage.\n`);
     }

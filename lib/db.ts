@@ -22,6 +22,8 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 const globalForDb = globalThis as unknown as { feedbackDb?: Db };
 
+// Errors say what went wrong without the calling code's source (Prisma's "minimal" format):
+// the command line prints a failure's first line, and the logs keep one line per failure.
 function createClient(): Db {
   const url = env().DATABASE_URL;
   const adapter = createAdapter(url);
@@ -29,9 +31,9 @@ function createClient(): Db {
     // The file is in WAL mode (set by `feedback migrate`, it persists), so readers never wait
     // for the writer. A second writer waits for the lock in the command line; in the server it
     // fails at once and write() tries again without blocking (see there).
-    return new SqliteClient({ adapter: adapter as never });
+    return new SqliteClient({ adapter: adapter as never, errorFormat: "minimal" });
   }
-  return new PostgresClient({ adapter: adapter as never }) as unknown as Db;
+  return new PostgresClient({ adapter: adapter as never, errorFormat: "minimal" }) as unknown as Db;
 }
 
 export const db: Db = globalForDb.feedbackDb ?? createClient();

@@ -220,7 +220,10 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
   };
   await database.$transaction(
     async (tx) => {
-      await writeAll(tx, data, options.progress ?? (() => {}));
+      // The event first: on SQLite a transaction whose first statement writes takes the write
+      // lock at once, waiting for another writer in the busy handler. One that reads first (an
+      // upsert does) holds a snapshot, and fails at its first write if another connection (the
+      // server recording a key's use) has committed since: SQLITE_BUSY_SNAPSHOT, no wait.
       await recordEvent(tx, {
         action: "import.applied",
         resourceType: "import",
@@ -228,6 +231,7 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
         changes: { ...counts },
         actor: options.actor ?? cliActor(),
       });
+      await writeAll(tx, data, options.progress ?? (() => {}));
     },
     { timeout: 24 * 3_600_000, maxWait: 60_000 },
   );

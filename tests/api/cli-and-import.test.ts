@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { createDatabase, runCli, startApp, type TestApp, type ThrowawayDatabase } from "../support/app";
 import { dataset } from "../support/dataset";
+import { sql, storedTime } from "../support/sql";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-cli-"));
 const file = (name: string, content: unknown) => {
@@ -78,6 +79,48 @@ describe("feedback import", () => {
     // A later file may refer to records imported before.
     const extra = { version: 1, comments: [{ id: "c-extra", postId: "p-csv", postedById: "u-ada", commentDescription: "Later", createdAt: "2026-02-01T00:00:00.000Z" }] };
     assert.equal((await cli("import", file("extra.json", extra))).code, 0);
+  });
+
+  it("imports while another connection keeps writing, waiting for the lock instead of failing", async () => {
+    // As a running server records each key's use. On SQLite an import whose transaction read
+    // before its first write failed at once (SQLITE_BUSY_SNAPSHOT) when such a write committed
+    // in between; the busy handler only waits for a lock, not for a snapshot to catch up.
+    let writing = true;
+    let writes = 0;
+    const writer = (async () => {
+      while (writing) {
+        await sql(db.url, `UPDATE "ApiKey" SET "lastUsedAt" = ?`, [storedTime(db.url, new Date())]);
+        writes += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    const changelog = (i: number) => ({
+      version: 1,
+      changelogs: [{ id: `cl-busy-${i}`, title: "Now available", content: "", status: "Draft", labels: ["API"], createdAt: "2026-01-01T00:00:00.000Z" }],
+    });
+    try {
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => cli("import", file(`busy-${i}.json`, changelog(i)))));
+      for (const result of results) assert.equal(result.code, 0, result.stderr);
+    } finally {
+      writing = false;
+      await writer;
+    }
+    assert.ok(writes > 20, `the other connection wrote ${writes} times`);
+    const [labels] = await sql<{ n: number }>(db.url, `SELECT count(*) AS "n" FROM "ChangelogLabel" WHERE "changelogId" LIKE 'cl-busy-%'`);
+    assert.equal(Number(labels?.n), 6);
+  });
+
+  it("says what a database failure was, on one line", async () => {
+    const broken = await createDatabase();
+    try {
+      await sql(broken.url, `ALTER TABLE "AuditEvent" RENAME TO "AuditEventGone"`);
+      const result = await runCli(broken.url, ["import", file("boards-only.json", { version: 1, boards: [{ id: "probe", name: "Probe" }] })]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr.trimEnd().split("\n").at(-1) ?? "", /^feedback: \S.*AuditEvent/);
+      assert.doesNotMatch(result.stderr, /invocation/);
+    } finally {
+      await broken.drop();
+    }
   });
 });
 
