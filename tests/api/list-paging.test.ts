@@ -508,7 +508,11 @@ describe("longer terms through the word index", () => {
     };
     const withAndWithoutKeys = async (label: string, run: (label: string) => Promise<unknown>) => {
       await run(`${label}, before the vocabulary was read`);
-      await eventually(async () => (await run(`${label}, while it was read`), keysRead()), `${label}: the changelogs' vocabulary of this version`);
+      const searchedAndRead = async () => {
+        await run(`${label}, while it was read`);
+        return keysRead();
+      };
+      await eventually(searchedAndRead, `${label}: the changelogs' vocabulary of this version`);
       await run(`${label}, with the keys`);
     };
     await withAndWithoutKeys("before the writes", async (label) => assert.ok((await searches(label, "available")) > 0));
