@@ -319,11 +319,14 @@ export interface TermRows {
  * Terms an index serves by other keys, at the table version `version` they hold for; with no
  * version, at every version (an index kept up to date with the table, on PostgreSQL). `rows`:
  * for each term expanded into words (SQLite), how many rows hold it, from the vocabulary.
+ * `words` (PostgreSQL): every longer term's words, however common, for a count that comes with
+ * filters an index holds beside the words (the post list's board and status).
  */
 export interface TermPlan {
   version?: number;
   expansions: Expansions;
   rows?: Map<string, TermRows>;
+  words?: Expansions;
 }
 
 /** Each vocabulary's words with the rows each lists, made once: a vocabulary may hold 20,000 words. */
@@ -448,7 +451,7 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
     ]);
     const expansions = new Map(shares ? indexedShortTerms(shares, terms) : []);
     for (const [term, found] of wordShares ? indexedWords(wordShares, holding) : []) expansions.set(term, found);
-    return { expansions };
+    return { expansions, words: holding };
   }
   const statements = vocabularyStatements(table);
   if (!statements) return null;

@@ -191,4 +191,24 @@ describe("post count SQL on PostgreSQL", () => {
     assert.match(oneLine(countSql(filter, dialects.postgres).sql), /FROM "Post" t WHERE t\."boardId" = \? AND strpos\(t\."searchText", \?\) > 0 AND "search_short_grams"/);
     assert.deepEqual(countSql(filter, dialects.postgres).values, ["b1", "e", "xj", 10_001]);
   });
+
+  it("counts a longer term by its words, however common, with board and/or status only", () => {
+    const d = dialects.postgres;
+    // "dark" too common for the word index alone (no expansion), with its words known.
+    const plan = { expansions: new Map([["xj", ["xj"]]]), words: new Map([["dark", ["dark", "darkest"]]]) };
+    const words = `"search_words"(t."searchText") && ARRAY[?,?]::text[]`;
+    for (const filters of [{ boardId: "b1" }, { statusId: "s1" }, { boardId: "b1", statusId: "s1" }]) {
+      const filter = postFilter(query({ ...filters, search: "dark xj" }), d, plan);
+      const count = countSql(filter, d);
+      assert.ok(oneLine(count.sql).includes(words), oneLine(count.sql));
+      assert.deepEqual(count.values.slice(-4, -1), ["dark", "darkest", "xj"], "the words, then the short term's key");
+      assert.match(oneLine(pageSql(filter, "latest", 20, 0).sql), /t\."searchText" LIKE \?/, "the page keeps LIKE");
+    }
+    // Without those filters, or with one no index holds beside the words: LIKE, as before.
+    for (const filters of [{}, { postedById: "u1" }, { boardId: "b1", id: ["p1"] }]) {
+      const count = oneLine(countSql(postFilter(query({ ...filters, search: "dark xj" }), d, plan), d).sql);
+      assert.ok(!count.includes("search_words"), count);
+      assert.match(count, /t\."searchText" LIKE \?/);
+    }
+  });
 });
