@@ -22,8 +22,8 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 const globalForDb = globalThis as unknown as { feedbackDb?: Db };
 
-// Errors say what went wrong without the calling code's source (Prisma's "minimal" format):
-// the command line prints a failure's first line, and the logs keep one line per failure.
+// Errors say what went wrong without the calling code's source (Prisma's "minimal" format),
+// which the command line's one-line reasons and the logs do not need.
 function createClient(): Db {
   const url = env().DATABASE_URL;
   const adapter = createAdapter(url);

@@ -99,10 +99,10 @@ export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDER
  * counted by the trigram index alone, and a search by words with board and/or status filters
  * by the word index alone, which holds those filters as keys (SQLite; Dialect.matches). On
  * PostgreSQL, with board and/or status, the longer terms are counted by their words however
- * common (`words`): the word_filters migration's index holds the words beside board and status,
- * and finds the rows of all three at once, where pg_trgm's and a filter's index were each read
- * whole and their bitmaps intersected, and every candidate row then tested (at a million posts,
- * drawn words with filters: 52-68 ms a request, 34-37 with the words through that index).
+ * common (`words`): the word index holds board and status beside the words (the
+ * word_filters_index migration) and finds the rows of all three at once, where pg_trgm's and a
+ * filter's index were each read whole, their bitmaps intersected, and every candidate row tested
+ * (at a million posts, drawn words with filters: 52-68 ms a request, 34-37 through that index).
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
