@@ -3,7 +3,9 @@ import { describe, it } from "node:test";
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { dialects, filterKey } from "./dialect";
+import { SEARCH_TOTAL_LIMIT } from "./totals";
 import {
+  countFromWords,
   EXPAND_POSTINGS,
   EXPAND_TRIGRAMS,
   EXPAND_WORDS,
@@ -391,6 +393,44 @@ describe("longer terms on a real word index", () => {
     assert.ok(byWords > 100 && none > 10 && keyedCounts > 50, `through words ${byWords}, in no row ${none}, counted with keys ${keyedCounts}`);
     // The terms with a character that splits words were left to the trigram index.
     assert.ok(!expansionsOf(vocabulary, ["a-b", "ab_"]).size);
+  });
+});
+
+describe("a search's count from its words, on a real word index", () => {
+  // Every text holds "alphabet", a third "okta" and the others "zapier": past the bound, one
+  // word and any part of it are settled by the vocabulary; anything else is counted. Then rows
+  // are deleted, as a contentless index deletes them, until "alphabet" is within the bound.
+  const texts = Array.from({ length: SEARCH_TOTAL_LIMIT + 300 }, (_, i) => `alphabet ${i % 3 === 0 ? "okta" : "zapier"} n${i % 7}`);
+  const { database, vocabulary, holding } = indexedPosts([], 1, 0, () => 0, texts);
+  const fromWords = (v: typeof vocabulary, terms: string[], filtered = false) => {
+    const expansions = expansionsOf(v, terms);
+    return countFromWords({ version: 7, expansions, rows: termRows(v, expansions) }, terms, filtered);
+  };
+
+  it("is the bound's count only for one term whose commonest word is past the bound, with no filter", () => {
+    for (const term of ["alphabet", "pha", "lphabe"]) {
+      assert.ok(holding([term]).length > SEARCH_TOTAL_LIMIT);
+      assert.equal(fromWords(vocabulary, [term]), SEARCH_TOTAL_LIMIT + 1, term);
+    }
+    assert.equal(fromWords(vocabulary, ["okta"]), undefined, "within the bound: counted");
+    assert.equal(fromWords(vocabulary, ["alphabet", "okta"]), undefined, "two terms: counted");
+    assert.equal(fromWords(vocabulary, ["alphabet"], true), undefined, "with a filter: counted");
+    assert.equal(fromWords(vocabulary, ["al"]), undefined, "a short term goes through trigrams, not words");
+    assert.equal(countFromWords(undefined, ["alphabet"], false), undefined, "no plan (PostgreSQL, or no vocabulary yet)");
+  });
+
+  it("follows deleted rows: a word that falls within the bound is counted again", () => {
+    const gone = database.prepare(`SELECT "seq", "searchText" FROM "Post" ORDER BY "seq" LIMIT 301`).all() as { seq: number; searchText: string }[];
+    for (const { seq, searchText } of gone) {
+      database.prepare(`INSERT INTO "PostSearch"("PostSearch", rowid, "searchText") VALUES ('delete', ?, ?)`).run(seq, searchText);
+      database.prepare(`DELETE FROM "PostWords" WHERE rowid = ?`).run(seq);
+      database.prepare(`DELETE FROM "Post" WHERE "seq" = ?`).run(seq);
+    }
+    const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 7));
+    assert.ok(rows);
+    const after = vocabularyOf(rows, true);
+    assert.equal(holding(["alphabet"]).length, SEARCH_TOTAL_LIMIT - 1);
+    assert.equal(fromWords(after, ["alphabet"]), undefined);
   });
 });
 

@@ -4,7 +4,7 @@ import { Prisma, read } from "./db";
 import { type Dialect, dialect, type Expansions, isShort, type SearchTable } from "./dialect";
 import { log } from "./log";
 import { rowType } from "./rows";
-import { dataVersionColumn, versionOf } from "./totals";
+import { dataVersionColumn, SEARCH_TOTAL_LIMIT, versionOf } from "./totals";
 import { workerShare } from "./worker-share";
 
 // One- and two-character search terms through the trigram index. No trigram index can look up
@@ -313,6 +313,20 @@ export interface TermRows {
   least: number;
   /** The rows of all its words together: at most this many (a row may hold several of them). */
   most: number;
+}
+
+/**
+ * A search's bounded count, where the plan's vocabulary settles it without counting: a search of
+ * one term and nothing else holds every row of the commonest word that contains the term, so
+ * once that word is in more rows than the bound, so is the search (a vocabulary's rows are exact
+ * at its version: FTS5 lists a deleted row's words no more). Undefined otherwise, and the search
+ * is counted. At a million posts on SQLite a common word's bounded count took 0.9 ms of the 2.5
+ * of its request, serially.
+ */
+export function countFromWords(plan: TermPlan | undefined, terms: string[], filtered: boolean): number | undefined {
+  const [term, ...others] = terms;
+  if (filtered || term === undefined || others.length || !plan?.rows) return undefined;
+  return (plan.rows.get(term)?.least ?? 0) > SEARCH_TOTAL_LIMIT ? SEARCH_TOTAL_LIMIT + 1 : undefined;
 }
 
 /**

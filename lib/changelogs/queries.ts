@@ -6,7 +6,7 @@ import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
-import { type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -151,7 +151,8 @@ export function walkFinds(matches: number, needed: number, rows: number): boolea
 async function listWith(query: ListChangelogsQuery, search: boolean, plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
-  const total = (known?: number) => exactTotal("Changelog", where, () => readCount(countSql(query, search, expansions)), known);
+  const fromWords = countFromWords(plan, searchTerms(query.search), filteredBesidesSearch(query));
+  const total = (known?: number) => exactTotal("Changelog", where, async () => fromWords ?? readCount(countSql(query, search, expansions)), known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
   // its count is bounded (from the index alone when nothing else filters), it says how common
   // the matches are, and a search that matches nothing needs no page. Otherwise the page comes

@@ -7,7 +7,7 @@ import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -224,7 +224,9 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions, words: plan?.words });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;
+  const fromWords = countFromWords(plan, terms, filter.plain.length > 0);
   const countMatches = async () => {
+    if (fromWords !== undefined) return fromWords;
     if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);
     const counted = rows.find((row) => row.id === null)?.total ?? 0;
