@@ -125,7 +125,7 @@ export type ChangelogList = ListPage<"changelogs", ChangelogRecord>;
 export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogList> {
   const terms = searchTerms(query.search);
   const nothing = (): ChangelogList => ({ changelogs: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
-  return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms.length > 0, plan));
+  return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms, plan));
 }
 
 /**
@@ -148,10 +148,12 @@ export function walkFinds(matches: number, needed: number, rows: number): boolea
 }
 
 /** The list, and the table version its page was read at (none when the page has no rows). */
-async function listWith(query: ListChangelogsQuery, search: boolean, plan?: TermPlan): Promise<Listed<ChangelogList>> {
+async function listWith(query: ListChangelogsQuery, terms: string[], plan?: TermPlan): Promise<Listed<ChangelogList>> {
+  const search = terms.length > 0;
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
-  const fromWords = countFromWords(plan, searchTerms(query.search), filteredBesidesSearch(query));
+  const filtered = filteredBesidesSearch(query);
+  const fromWords = countFromWords(plan, terms, filtered);
   const total = (known?: number) => exactTotal("Changelog", where, async () => fromWords ?? readCount(countSql(query, search, expansions)), known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
   // its count is bounded (from the index alone when nothing else filters), it says how common
@@ -164,12 +166,12 @@ async function listWith(query: ListChangelogsQuery, search: boolean, plan?: Term
   // so the page walks the sort order testing each changelog against it alone (2-4 times faster
   // at 50,000 changelogs than probing each one's labels too).
   const filterKeys = changelogKeys(query);
-  const keys = filterKeys?.length && dialect.matches("Changelog", searchTerms(query.search), expansions, filterKeys) ? filterKeys : undefined;
+  const keys = filterKeys?.length && dialect.matches("Changelog", terms, expansions, filterKeys) ? filterKeys : undefined;
   // With any other condition (a cursor's start among them) the page walks an index already.
   const common =
     Boolean(countFirst) &&
     !start &&
-    (!filteredBesidesSearch(query) || Boolean(keys)) &&
+    (!filtered || Boolean(keys)) &&
     walkFinds(countFirst ?? 0, offset + query.limit + 1, await tableRows("Changelog", plan?.version));
   // One row more than shown says whether a next page exists.
   const rows =
