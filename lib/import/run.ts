@@ -1,5 +1,6 @@
 import "server-only";
 import { type Actor, cliActor, recordEvent } from "../audit/record";
+import { allBut, type Column, COLUMNS, insertRows, type Row } from "../bulk";
 import { type Db, db, type Tx, Prisma } from "../db";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
@@ -110,82 +111,72 @@ export async function validateImport(raw: unknown, database: Db = db): Promise<I
   return data;
 }
 
+const BOARD: Column[] = [["id", "text"], ["name", "text"], ["createdAt", "time"]];
+const STATUS: Column[] = [["id", "text"], ["name", "text"], ["color", "text"], ["position", "int"]];
+const USER: Column[] = [["id", "text"], ["name", "text"], ["email", "text"], ["searchText", "text"], ["createdAt", "time"]];
+
+/**
+ * Upserts every record by id, many a statement (lib/bulk.ts), as Prisma's upsert would one at
+ * a time: a new record is created whole; an existing one takes the file's values, but keeps
+ * when it was created (boards and users, whose files carry no such time).
+ */
 async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<void> {
   const total =
     data.boards.length + data.statuses.length + data.users.length + data.posts.length + data.comments.length + data.changelogs.length;
-  let done = 0;
-  const step = () => {
-    done += 1;
-    if (done % 1000 === 0 || done === total) progress(done, total);
+  let before = 0;
+  const upsert = async (table: string, columns: Column[], rows: Row[], update = allBut(columns, "id")) => {
+    await insertRows(tx, table, columns, rows, { upsert: { key: "id", update }, written: (count) => progress(before + count, total) });
+    before += rows.length;
   };
+  const now = new Date();
 
-  for (const b of data.boards) {
-    await tx.board.upsert({ where: { id: b.id }, create: { id: b.id, name: b.name }, update: { name: b.name } });
-    step();
-  }
-  for (const [index, s] of data.statuses.entries()) {
-    const values = { name: s.name, color: s.color.toLowerCase(), position: s.position ?? index };
-    await tx.postStatus.upsert({ where: { id: s.id }, create: { id: s.id, ...values }, update: values });
-    step();
-  }
-  for (const u of data.users) {
-    const values = { name: u.name, email: u.email ?? null, searchText: userSearchTextOf(u.name) };
-    await tx.user.upsert({ where: { id: u.id }, create: { id: u.id, ...values }, update: values });
-    step();
-  }
-  for (const p of data.posts) {
-    const values = {
-      title: p.title,
-      content: p.content,
-      searchText: searchTextOf(p.title, p.content),
-      boardId: p.boardId,
-      statusId: p.statusId,
-      postedById: p.postedById,
-      upvotes: p.upvotes,
-      createdAt: p.createdAt,
-      updatedAt: p.updatedAt ?? p.createdAt,
-    };
-    await tx.post.upsert({ where: { id: p.id }, create: { id: p.id, ...values }, update: values });
-    step();
-  }
-  for (const c of data.comments) {
-    const updatedAt = c.updatedAt ?? c.createdAt;
-    const values = {
-      postId: c.postId,
-      postedById: c.postedById,
-      commentDescription: c.commentDescription,
-      pinned: c.pinned,
-      pinnedAt: c.pinned ? (c.pinnedAt ?? updatedAt) : null,
-      createdAt: c.createdAt,
-      updatedAt,
-    };
-    await tx.comment.upsert({ where: { id: c.id }, create: { id: c.id, ...values }, update: values });
-    step();
-  }
-  for (const c of data.changelogs) {
+  await upsert("Board", BOARD, data.boards.map((b) => [b.id, b.name, now]), ["name"]);
+  await upsert("PostStatus", STATUS, data.statuses.map((s, index) => [s.id, s.name, s.color.toLowerCase(), s.position ?? index]));
+  await upsert(
+    "User",
+    USER,
+    data.users.map((u) => [u.id, u.name, u.email ?? null, userSearchTextOf(u.name), now]),
+    ["name", "email", "searchText"],
+  );
+  await upsert(
+    "Post",
+    COLUMNS.post,
+    data.posts.map((p) => [
+      p.id,
+      p.title,
+      p.content,
+      searchTextOf(p.title, p.content),
+      p.boardId,
+      p.statusId,
+      p.postedById,
+      p.upvotes,
+      p.createdAt,
+      p.updatedAt ?? p.createdAt,
+    ]),
+  );
+  await upsert(
+    "Comment",
+    COLUMNS.comment,
+    data.comments.map((c) => {
+      const updatedAt = c.updatedAt ?? c.createdAt;
+      return [c.id, c.postId, c.postedById, c.commentDescription, c.pinned, c.pinned ? (c.pinnedAt ?? updatedAt) : null, c.createdAt, updatedAt];
+    }),
+  );
+  const labels: Row[] = [];
+  const changelogs = data.changelogs.map((c): Row => {
     const updatedAt = c.updatedAt ?? c.createdAt;
     const publishedAt = c.status === "Published" ? (c.publishedAt ?? null) : null;
-    const values = {
-      title: c.title,
-      content: c.content,
-      searchText: searchTextOf(c.title, c.content),
-      status: c.status,
-      publishedAt,
-      sortAt: publishedAt ?? updatedAt,
-      createdAt: c.createdAt,
-      updatedAt,
-    };
-    await tx.changelog.upsert({ where: { id: c.id }, create: { id: c.id, ...values }, update: values });
-    const labels = new Map<string, string>();
-    for (const name of c.labels) if (!labels.has(fold(name))) labels.set(fold(name), name);
-    await tx.changelogLabel.deleteMany({ where: { changelogId: c.id } });
-    if (labels.size) {
-      await tx.changelogLabel.createMany({
-        data: [...labels].map(([nameKey, name]) => ({ changelogId: c.id, name, nameKey })),
-      });
-    }
-    step();
+    const named = new Map<string, string>();
+    for (const name of c.labels) if (!named.has(fold(name))) named.set(fold(name), name);
+    for (const [nameKey, name] of named) labels.push([c.id, name, nameKey]);
+    return [c.id, c.title, c.content, searchTextOf(c.title, c.content), c.status, publishedAt, publishedAt ?? updatedAt, c.createdAt, updatedAt];
+  });
+  await upsert("Changelog", COLUMNS.changelog, changelogs);
+  // A changelog's labels are the file's: the ones it had before go.
+  for (const ids of chunks(data.changelogs.map((c) => c.id))) {
+    await tx.$executeRaw`DELETE FROM "ChangelogLabel" WHERE "changelogId" IN (${Prisma.join(ids)})`;
   }
+  await insertRows(tx, "ChangelogLabel", COLUMNS.changelogLabel, labels);
 
   // commentCount is derived: recount every post this file touched.
   const touched = [...new Set([...data.posts.map((p) => p.id), ...data.comments.map((c) => c.postId)])];

@@ -1,7 +1,7 @@
 import "server-only";
+import { type Column, COLUMNS, insertRows, type Row } from "../bulk";
 import { db, type Tx } from "../db";
 import { dialect } from "../dialect";
-import type { ColumnKind } from "../rows";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import type { DatasetCounts } from "../import/run";
 import {
@@ -43,52 +43,11 @@ function fill(template: string, rand: () => number): string {
     .replace("{n}", String(TEAM_SIZES.min + Math.floor(rand() * TEAM_SIZES.count)));
 }
 
-/** A column of a bulk insert and how its values travel to each engine. */
-type Column = [name: string, kind: ColumnKind];
-type Row = (string | number | boolean | Date | null)[];
+/** The seed's posts come with their comment counts. */
+const POST_COLUMNS: Column[] = [...COLUMNS.post, ["commentCount", "int"]];
 
-const POST_COLUMNS: Column[] = [
-  ["id", "text"], ["title", "text"], ["content", "text"], ["searchText", "text"], ["boardId", "text"],
-  ["statusId", "text"], ["postedById", "text"], ["upvotes", "int"], ["commentCount", "int"], ["createdAt", "time"],
-  ["updatedAt", "time"],
-];
-const COMMENT_COLUMNS: Column[] = [
-  ["id", "text"], ["postId", "text"], ["postedById", "text"], ["commentDescription", "text"], ["pinned", "bool"],
-  ["pinnedAt", "time"], ["createdAt", "time"], ["updatedAt", "time"],
-];
-const CHANGELOG_COLUMNS: Column[] = [
-  ["id", "text"], ["title", "text"], ["content", "text"], ["searchText", "text"], ["status", "text"],
-  ["publishedAt", "time"], ["sortAt", "time"], ["createdAt", "time"], ["updatedAt", "time"],
-];
-const LABEL_COLUMNS: Column[] = [["changelogId", "text"], ["name", "text"], ["nameKey", "text"]];
-
-/** Parameters per statement: under SQLite's 32766 and PostgreSQL's 65535. */
-const MAX_PARAMETERS = 30_000;
 /** Posts written per transaction: big enough to amortise the commit, small enough to show progress. */
 const POSTS_PER_TRANSACTION = 25_000;
-
-/**
- * Multi-row INSERTs with the values as parameters. Seeding a million posts one Prisma
- * createMany at a time spends most of its time in the client; hand-built statements let the
- * database do the work. Values are bound as the dialect encodes them (on SQLite, as its adapter
- * writes them), so rows seeded here read back exactly like rows written through Prisma.
- */
-async function insertRows(tx: Tx, table: string, columns: Column[], rows: Row[]): Promise<void> {
-  const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
-  const names = columns.map(([name]) => `"${name}"`).join(", ");
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const values: unknown[] = [];
-    const tuples = chunk.map((row) => {
-      const marks = columns.map(([, kind], i) => {
-        values.push(dialect.encode(row[i] ?? null));
-        return dialect.placeholder(values.length, kind);
-      });
-      return `(${marks.join(", ")})`;
-    });
-    await tx.$executeRawUnsafe(`INSERT INTO "${table}" (${names}) VALUES ${tuples.join(", ")}`, ...values);
-  }
-}
 
 export async function seed({ posts, seed: seedValue, progress = () => {} }: SeedOptions): Promise<DatasetCounts> {
   const rand = random(seedValue);
@@ -160,14 +119,14 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
         statusIndex < STATUSES.length ? `demo_status_${statusIndex + 1}` : null,
         `demo_user_${pad(1 + Math.floor(rand() * userCount))}`,
         upvotes,
+        createdAt,
+        createdAt,
         comments,
-        createdAt,
-        createdAt,
       ]);
     }
     await transaction(async (tx) => {
       await insertRows(tx, "Post", POST_COLUMNS, postRows);
-      await insertRows(tx, "Comment", COMMENT_COLUMNS, commentRows);
+      await insertRows(tx, "Comment", COLUMNS.comment, commentRows);
     });
     commentTotal += commentRows.length;
     progress(`posts ${Math.min(posts, start + POSTS_PER_TRANSACTION)}/${posts}, comments ${commentTotal}`);
@@ -189,8 +148,8 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
     for (const name of chosen) labelRows.push([id, name, fold(name)]);
   }
   await transaction(async (tx) => {
-    await insertRows(tx, "Changelog", CHANGELOG_COLUMNS, changelogRows);
-    await insertRows(tx, "ChangelogLabel", LABEL_COLUMNS, labelRows);
+    await insertRows(tx, "Changelog", COLUMNS.changelog, changelogRows);
+    await insertRows(tx, "ChangelogLabel", COLUMNS.changelogLabel, labelRows);
   });
   progress(`changelogs ${changelogCount}`);
 

@@ -587,6 +587,63 @@ describe("longer terms through the word index", () => {
     if (testEngine() === "sqlite") assert.ok(vocabularies().length > before, "a vocabulary of the new version was read, and the last rounds used it");
   });
 
+  it("gives a word in more changelogs than the bound the bound's total, and the exact total with a status or label beside it", async () => {
+    // The changelogs' list takes the same shortcut as the posts' (countFromWords, SQLite): a
+    // word alone in more than 10,000 changelogs is not counted. 10,050 changelogs, imported as a
+    // team would, hold a word of their own; every third is a Draft, every fifth labelled Zeta.
+    const marked = 10_050;
+    const base = Date.parse("2025-06-01T00:00:00.000Z");
+    const changelogs = Array.from({ length: marked }, (_, i) => {
+      const createdAt = new Date(base + i * 60_000).toISOString();
+      const draft = i % 3 === 0;
+      return {
+        id: `cl-bound-${String(i).padStart(5, "0")}`,
+        title: `Release ${i}: glimmerwort`,
+        content: "",
+        status: draft ? "Draft" : "Published",
+        labels: i % 5 === 0 ? ["Zeta"] : ["New"],
+        ...(draft ? {} : { publishedAt: createdAt }),
+        createdAt,
+      };
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-changelog-bound-"));
+    const file = path.join(dir, "changelogs.json");
+    fs.writeFileSync(file, JSON.stringify({ version: 1, changelogs }));
+    const imported = await app.cli(["import", file]);
+    assert.equal(imported.code, 0, imported.stderr);
+
+    const check = async (label: string, filter: "" | "&status=Draft" | "&labels=Zeta") => {
+      const where = {
+        "": "",
+        "&status=Draft": ` AND "status" = 'Draft'`,
+        "&labels=Zeta": ` AND EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = "Changelog"."id" AND l."nameKey" = 'zeta')`,
+      }[filter];
+      const expected = (
+        await sql<{ id: string }>(
+          app.databaseUrl,
+          `SELECT "id" FROM "Changelog" WHERE "searchText" LIKE '%glimmerwort%'${where} ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`,
+        )
+      ).map((r) => r.id);
+      const url = `/api/v1/changelogs?search=GLIMMERWORT&limit=100${filter}`;
+      const { body } = await get(url);
+      assert.deepEqual(ids(body), expected.slice(0, 100), `${label}: ${url}`);
+      assert.deepEqual(
+        [body.pagination.total, body.pagination.totalIsExact],
+        expected.length > 10_000 ? [10_000, false] : [expected.length, true],
+        `${label}: ${url}`,
+      );
+      return expected.length;
+    };
+    const before = vocabularyReads("Changelog");
+    for (let round = 0; round < 4; round++) {
+      assert.equal(await check(`round ${round}`, ""), marked);
+      assert.equal(await check(`round ${round}, Drafts`, "&status=Draft"), Math.ceil(marked / 3));
+      assert.equal(await check(`round ${round}, labelled Zeta`, "&labels=Zeta"), Math.ceil(marked / 5));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (testEngine() === "sqlite") assert.ok(vocabularyReads("Changelog") > before, "a vocabulary of the new version was read, and the last rounds used it");
+  });
+
   // Last: on PostgreSQL, a word too long for the word index turns the table's words off.
   it("takes a post whose word is too long for an index key, and finds a term inside that word", async () => {
     // 4,800 hex digits: a word no index key can hold whole (PostgreSQL's limit is 2,712 bytes).
