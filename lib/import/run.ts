@@ -154,6 +154,12 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
       p.updatedAt ?? p.createdAt,
     ]),
   );
+  // A comment that moves to another post leaves its old post one fewer: recounted below too.
+  const left: string[] = [];
+  for (const ids of chunks(data.comments.map((c) => c.id))) {
+    const rows = await tx.$queryRaw<{ postId: string }[]>`SELECT DISTINCT "postId" FROM "Comment" WHERE "id" IN (${Prisma.join(ids)})`;
+    left.push(...rows.map((row) => row.postId));
+  }
   await upsert(
     "Comment",
     COLUMNS.comment,
@@ -179,7 +185,7 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
   await insertRows(tx, "ChangelogLabel", COLUMNS.changelogLabel, labels);
 
   // commentCount is derived: recount every post this file touched.
-  const touched = [...new Set([...data.posts.map((p) => p.id), ...data.comments.map((c) => c.postId)])];
+  const touched = [...new Set([...data.posts.map((p) => p.id), ...data.comments.map((c) => c.postId), ...left])];
   for (const ids of chunks(touched)) await recountComments(tx, ids);
 }
 

@@ -81,6 +81,54 @@ describe("feedback import", () => {
     assert.equal((await cli("import", file("extra.json", extra))).code, 0);
   });
 
+  it("gives existing records every value of a later file, and keeps when boards and users were created", async () => {
+    assert.equal((await cli("import", file("base.json", dataset))).code, 0);
+    const created = async () =>
+      sql<{ id: string; createdAt: unknown }>(db.url, `SELECT "id", "createdAt" FROM "Board" UNION ALL SELECT "id", "createdAt" FROM "User" ORDER BY "id"`);
+    const createdBefore = await created();
+    const later = "2026-03-01T00:00:00.000Z";
+    const changed = {
+      version: 1,
+      boards: [{ id: "b-bugs", name: "Defects" }],
+      statuses: [{ id: "s-open", name: "Triage", color: "#AABBCC", position: 7 }],
+      users: [{ id: "u-zoe", name: "Zoë Ünal-Smith", email: "zoe@example.com" }],
+      posts: [{ id: "p-csv", title: "Export to Excel", content: "xlsx too", boardId: "b-bugs", statusId: "s-done", postedById: "u-grace", upvotes: 56, createdAt: "2026-01-06T00:00:00.000Z", updatedAt: later }],
+      comments: [{ id: "c-pinned", postId: "p-csv", postedById: "u-zoe", commentDescription: "Moved here.", pinned: false, createdAt: "2026-01-12T00:00:00.000Z", updatedAt: later }],
+      changelogs: [
+        { id: "cl-dark", title: "Dark mode, again", content: "", status: "Draft", labels: ["Beta"], createdAt: "2026-01-15T00:00:00.000Z", updatedAt: later },
+        { id: "cl-audit", title: "Audit log", content: "Shipped.", status: "Published", labels: ["New", "API", "new"], publishedAt: later, createdAt: "2026-01-26T00:00:00.000Z", updatedAt: later },
+      ],
+    };
+    const result = await cli("import", file("changed.json", changed));
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(await created(), createdBefore);
+
+    const exported = path.join(tmp, "after-change.json");
+    assert.equal((await cli("export", exported, "--force")).code, 0);
+    const out = JSON.parse(fs.readFileSync(exported, "utf8")) as Record<string, { id: string }[]>;
+    const byId = (kind: string, id: string) => out[kind]?.find((record) => record.id === id);
+    assert.deepEqual(byId("boards", "b-bugs"), { id: "b-bugs", name: "Defects" });
+    assert.deepEqual(byId("statuses", "s-open"), { id: "s-open", name: "Triage", color: "#aabbcc", position: 7 });
+    assert.deepEqual(byId("users", "u-zoe"), changed.users[0]);
+    assert.deepEqual(byId("posts", "p-csv"), changed.posts[0]);
+    assert.deepEqual(byId("comments", "c-pinned"), { ...changed.comments[0], pinnedAt: null });
+    assert.deepEqual(byId("changelogs", "cl-dark"), { ...changed.changelogs[0], publishedAt: null });
+    // Labels are the file's, the first spelling of each once.
+    assert.deepEqual(byId("changelogs", "cl-audit"), { ...changed.changelogs[1], labels: ["API", "New"] });
+    // Records the file does not name are as they were, and commentCount follows the comment.
+    assert.deepEqual(byId("posts", "p-dark"), { ...dataset.posts[0], updatedAt: dataset.posts[0]?.createdAt });
+    // p-dark had three comments, p-csv one more than it had, whichever earlier test added it.
+    const counts = await sql<{ id: string; commentCount: unknown; comments: unknown }>(
+      db.url,
+      `SELECT p."id", p."commentCount", (SELECT count(*) FROM "Comment" c WHERE c."postId" = p."id") AS "comments" FROM "Post" p WHERE p."id" IN ('p-dark', 'p-csv') ORDER BY p."id"`,
+    );
+    assert.deepEqual(
+      counts.map((row) => [row.id, Number(row.commentCount)]),
+      counts.map((row) => [row.id, Number(row.comments)]),
+    );
+    assert.equal(Number(counts[1]?.commentCount), 2, "p-dark lost the comment that moved");
+  });
+
   it("imports while another connection keeps writing, waiting for the lock instead of failing", async () => {
     // As a running server records each key's use. On SQLite an import whose transaction read
     // before its first write failed at once (SQLITE_BUSY_SNAPSHOT) when such a write committed
