@@ -114,13 +114,27 @@ export async function validateImport(raw: unknown, database: Db = db): Promise<I
 const BOARD: Column[] = [["id", "text"], ["name", "text"], ["createdAt", "time"]];
 const STATUS: Column[] = [["id", "text"], ["name", "text"], ["color", "text"], ["position", "int"]];
 const USER: Column[] = [["id", "text"], ["name", "text"], ["email", "text"], ["searchText", "text"], ["createdAt", "time"]];
+const REVISION: Column[] = [
+  ["commentId", "text"], ["version", "int"], ["commentDescription", "text"], ["pinned", "bool"], ["createdAt", "time"],
+  ["actorKeyId", "text"], ["actorName", "text"], ["via", "text"],
+];
+
+interface Existing {
+  id: string;
+  postId: string;
+  version: number;
+  commentDescription: string;
+  pinned: boolean;
+  updatedAt: Date;
+  author: string;
+}
 
 /**
  * Upserts every record by id, many a statement (lib/bulk.ts), as Prisma's upsert would one at
  * a time: a new record is created whole; an existing one takes the file's values, but keeps
  * when it was created (boards and users, whose files carry no such time).
  */
-async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<void> {
+async function writeAll(tx: Tx, data: ImportFile, progress: Progress, actor: Actor): Promise<void> {
   const total =
     data.boards.length + data.statuses.length + data.users.length + data.posts.length + data.comments.length + data.changelogs.length;
   let before = 0;
@@ -154,11 +168,18 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
       p.updatedAt ?? p.createdAt,
     ]),
   );
-  // A comment that moves to another post leaves its old post one fewer: recounted below too.
-  const left: string[] = [];
+  // What the file's comments were: a comment that moves to another post leaves its old post one
+  // fewer (recounted below), and one whose text or pin changes gets a new version, as an edit
+  // through the API would (its ETag moves, and its revisions say the import made it).
+  const was = new Map<string, Existing>();
   for (const ids of chunks(data.comments.map((c) => c.id))) {
-    const rows = await tx.$queryRaw<{ postId: string }[]>`SELECT DISTINCT "postId" FROM "Comment" WHERE "id" IN (${Prisma.join(ids)})`;
-    left.push(...rows.map((row) => row.postId));
+    // Prisma's client types the columns itself on both engines (no decode(): that is for rows
+    // straight from a driver).
+    const rows = await tx.$queryRaw<Existing[]>`
+      SELECT c."id", c."postId", c."version", c."commentDescription", c."pinned", c."updatedAt", COALESCE(u."name", '') AS "author"
+      FROM "Comment" c LEFT JOIN "User" u ON u."id" = c."postedById"
+      WHERE c."id" IN (${Prisma.join(ids)})`;
+    for (const row of rows) was.set(row.id, row);
   }
   await upsert(
     "Comment",
@@ -168,6 +189,21 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
       return [c.id, c.postId, c.postedById, c.commentDescription, c.pinned, c.pinned ? (c.pinnedAt ?? updatedAt) : null, c.createdAt, updatedAt];
     }),
   );
+  const changed = data.comments.filter((c) => {
+    const before = was.get(c.id);
+    return before && (before.commentDescription !== c.commentDescription || before.pinned !== c.pinned);
+  });
+  const revisions: Row[] = [];
+  for (const c of changed) {
+    const before = was.get(c.id) as Existing;
+    // The first change also keeps the original it replaces (lib/comments/service.ts).
+    if (before.version === 1) revisions.push([c.id, 1, before.commentDescription, before.pinned, before.updatedAt, null, before.author, "author"]);
+    revisions.push([c.id, before.version + 1, c.commentDescription, c.pinned, now, actor.keyId, actor.name, actor.via]);
+  }
+  for (const ids of chunks(changed.map((c) => c.id))) {
+    await tx.$executeRaw`UPDATE "Comment" SET "version" = "version" + 1 WHERE "id" IN (${Prisma.join(ids)})`;
+  }
+  await insertRows(tx, "CommentRevision", REVISION, revisions);
   const labels: Row[] = [];
   const changelogs = data.changelogs.map((c): Row => {
     const updatedAt = c.updatedAt ?? c.createdAt;
@@ -185,7 +221,7 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress): Promise<v
   await insertRows(tx, "ChangelogLabel", COLUMNS.changelogLabel, labels);
 
   // commentCount is derived: recount every post this file touched.
-  const touched = [...new Set([...data.posts.map((p) => p.id), ...data.comments.map((c) => c.postId), ...left])];
+  const touched = [...new Set([...data.posts.map((p) => p.id), ...data.comments.map((c) => c.postId), ...[...was.values()].map((c) => c.postId)])];
   for (const ids of chunks(touched)) await recountComments(tx, ids);
 }
 
@@ -215,6 +251,7 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
     comments: data.comments.length,
     changelogs: data.changelogs.length,
   };
+  const actor = options.actor ?? cliActor();
   await database.$transaction(
     async (tx) => {
       // The event first: on SQLite a transaction whose first statement writes takes the write
@@ -226,9 +263,9 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
         resourceType: "import",
         resourceId: options.source ?? null,
         changes: { ...counts },
-        actor: options.actor ?? cliActor(),
+        actor,
       });
-      await writeAll(tx, data, options.progress ?? (() => {}));
+      await writeAll(tx, data, options.progress ?? (() => {}), actor);
     },
     { timeout: 24 * 3_600_000, maxWait: 60_000 },
   );

@@ -93,7 +93,11 @@ describe("feedback import", () => {
       statuses: [{ id: "s-open", name: "Triage", color: "#AABBCC", position: 7 }],
       users: [{ id: "u-zoe", name: "Zoë Ünal-Smith", email: "zoe@example.com" }],
       posts: [{ id: "p-csv", title: "Export to Excel", content: "xlsx too", boardId: "b-bugs", statusId: "s-done", postedById: "u-grace", upvotes: 56, createdAt: "2026-01-06T00:00:00.000Z", updatedAt: later }],
-      comments: [{ id: "c-pinned", postId: "p-csv", postedById: "u-zoe", commentDescription: "Moved here.", pinned: false, createdAt: "2026-01-12T00:00:00.000Z", updatedAt: later }],
+      comments: [
+        { id: "c-pinned", postId: "p-csv", postedById: "u-zoe", commentDescription: "Moved here.", pinned: false, createdAt: "2026-01-12T00:00:00.000Z", updatedAt: later },
+        // Named again, its text and pin as they were.
+        dataset.comments[2],
+      ],
       changelogs: [
         { id: "cl-dark", title: "Dark mode, again", content: "", status: "Draft", labels: ["Beta"], createdAt: "2026-01-15T00:00:00.000Z", updatedAt: later },
         { id: "cl-audit", title: "Audit log", content: "Shipped.", status: "Published", labels: ["New", "API", "new"], publishedAt: later, createdAt: "2026-01-26T00:00:00.000Z", updatedAt: later },
@@ -117,6 +121,22 @@ describe("feedback import", () => {
     assert.deepEqual(byId("changelogs", "cl-audit"), { ...changed.changelogs[1], labels: ["API", "New"] });
     // Records the file does not name are as they were, and commentCount follows the comment.
     assert.deepEqual(byId("posts", "p-dark"), { ...dataset.posts[0], updatedAt: dataset.posts[0]?.createdAt });
+    // A comment whose text or pin changed has a new version (its ETag), and its revisions say
+    // what it was, by its author, and that the import changed it; one named unchanged keeps its.
+    const versions = await sql<{ id: string; version: unknown }>(db.url, `SELECT "id", "version" FROM "Comment" WHERE "id" IN ('c-pinned', 'c-later') ORDER BY "id"`);
+    assert.deepEqual(versions.map((row) => [row.id, Number(row.version)]), [["c-later", 1], ["c-pinned", 2]]);
+    const revisions = await sql<{ version: unknown; commentDescription: string; pinned: unknown; actorName: string; via: string }>(
+      db.url,
+      `SELECT "version", "commentDescription", "pinned", "actorName", "via" FROM "CommentRevision" WHERE "commentId" = 'c-pinned' ORDER BY "version"`,
+    );
+    assert.deepEqual(
+      revisions.map((r) => [Number(r.version), r.commentDescription, Boolean(r.pinned), r.via]),
+      [[1, "This is planned for Q2.", true, "author"], [2, "Moved here.", false, "cli"]],
+    );
+    assert.equal(revisions[0]?.actorName, "Ada Lovelace");
+    assert.match(revisions[1]?.actorName ?? "", /^cli \(/);
+    assert.equal((await sql(db.url, `SELECT 1 FROM "CommentRevision" WHERE "commentId" = 'c-later'`)).length, 0);
+
     // p-dark had three comments, p-csv one more than it had, whichever earlier test added it.
     const counts = await sql<{ id: string; commentCount: unknown; comments: unknown }>(
       db.url,
