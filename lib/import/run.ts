@@ -74,6 +74,24 @@ export async function validateImport(raw: unknown, database: Db = db): Promise<I
   idsOf("comments", data.comments);
   idsOf("changelogs", data.changelogs);
 
+  // An email belongs to one user (a unique column): not to two of the file's, nor to a user of
+  // the database's that the file does not name.
+  const emails = new Map<string, number>();
+  data.users.forEach((u, i) => {
+    if (!u.email) return;
+    const first = emails.get(u.email);
+    if (first !== undefined) problems.push({ path: `users[${i}].email`, message: `"${u.email}" is also the email of users[${first}]` });
+    else emails.set(u.email, i);
+  });
+  for (const chunk of chunks([...emails.keys()])) {
+    for (const holder of await database.user.findMany({ where: { email: { in: chunk } }, select: { id: true, email: true } })) {
+      const i = emails.get(holder.email ?? "") as number;
+      if (holder.id !== data.users[i]?.id && !users.has(holder.id)) {
+        problems.push({ path: `users[${i}].email`, message: `the user "${holder.id}" already has the email "${holder.email}"` });
+      }
+    }
+  }
+
   // References to records not in the file must already be in the database.
   const wanted = { boards: new Set<string>(), statuses: new Set<string>(), users: new Set<string>(), posts: new Set<string>() };
   for (const p of data.posts) {

@@ -52,6 +52,7 @@ describe("feedback import", () => {
     ["a missing status", { ...dataset, posts: [{ ...dataset.posts[0], statusId: "s-missing" }] }, /posts\[0\]\.statusId/],
     ["a Published changelog without publishedAt", { ...dataset, changelogs: [{ ...dataset.changelogs[0], publishedAt: undefined }] }, /changelogs\[0\]\.publishedAt/],
     ["a Draft with publishedAt", { ...dataset, changelogs: [{ ...dataset.changelogs[3], publishedAt: "2026-01-01T00:00:00.000Z" }] }, /changelogs\[0\]\.publishedAt/],
+    ["two users with one email", { ...dataset, users: [...dataset.users, { id: "u-copy", name: "Copy", email: "ada@example.com" }] }, /users\[3\]\.email: "ada@example\.com" is also the email of users\[0\]/],
     ["an unknown changelog status", { ...dataset, changelogs: [{ ...dataset.changelogs[0], status: "Archived" }] }, /changelogs\[0\]\.status/],
   ];
   for (const [name, content, message] of invalid) {
@@ -79,6 +80,19 @@ describe("feedback import", () => {
     // A later file may refer to records imported before.
     const extra = { version: 1, comments: [{ id: "c-extra", postId: "p-csv", postedById: "u-ada", commentDescription: "Later", createdAt: "2026-02-01T00:00:00.000Z" }] };
     assert.equal((await cli("import", file("extra.json", extra))).code, 0);
+  });
+
+  it("refuses a user whose email another user of the database has, and writes nothing", async () => {
+    assert.equal((await cli("import", file("base-for-email.json", dataset))).code, 0);
+    const taken = { version: 1, users: [{ id: "u-newcomer", name: "Newcomer", email: "ada@example.com" }] };
+    const result = await cli("import", file("taken-email.json", taken));
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /users\[0\]\.email: the user "u-ada" already has the email "ada@example\.com"/);
+    assert.equal((await sql(db.url, `SELECT 1 FROM "User" WHERE "id" = 'u-newcomer'`)).length, 0);
+    // A user may keep its email, and another may change its own.
+    const kept = { version: 1, users: [{ id: "u-ada", name: "Ada King", email: "ada@example.com" }, { id: "u-grace", name: "Grace Hopper", email: "hopper@example.com" }] };
+    const again = await cli("import", file("kept-email.json", kept));
+    assert.equal(again.code, 0, again.stderr);
   });
 
   it("gives existing records every value of a later file, and keeps when boards and users were created", async () => {
