@@ -60,6 +60,20 @@ describe("ReadPool", () => {
     }
   });
 
+  it("counts a read's budget from when its worker has opened the database, not from when it was started", async () => {
+    // The read is given to a worker still starting, and the main thread is held for longer than
+    // the budget meanwhile (as on a busy machine): counted from the dispatch, the budget would
+    // run out before the worker's answer could be taken.
+    const reader = pool({ size: 1, budgetMs: 100 });
+    try {
+      const read = reader.run("SELECT count(*) AS n FROM t", []);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      assert.deepEqual(await read, [{ n: 3 }]);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it("reports SQL errors with their message, and refuses reads beyond its queue", async () => {
     const reader = pool({ size: 1, maxQueue: 1, budgetMs: 60_000 });
     try {

@@ -32,6 +32,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** The worker has opened the database; until then a read given to it waits, unbudgeted. */
+  ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
@@ -80,8 +82,13 @@ export class ReadPool {
     });
     // An idle worker must not keep a command-line process alive; a busy one must.
     worker.unref();
-    const slot: Slot = { worker };
-    worker.on("message", (message: { rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    const slot: Slot = { worker, ready: false };
+    worker.on("message", (message: { ready?: true; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      if (message.ready) {
+        slot.ready = true;
+        if (slot.job) this.startBudget(slot);
+        return;
+      }
       const job = this.finish(slot);
       if (!job) return;
       if (message.error) job.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
@@ -121,8 +128,17 @@ export class ReadPool {
       if (!job) return;
       slot.job = job;
       slot.worker.ref();
-      slot.timer = setTimeout(() => this.replace(slot, new ReadTimeoutError(this.options.budgetMs)), this.options.budgetMs);
+      if (slot.ready) this.startBudget(slot);
       slot.worker.postMessage({ sql: job.sql, values: job.values });
     }
+  }
+
+  /**
+   * A read's budget counts from when its worker can run it: a worker just started (after
+   * another was replaced) takes tens of milliseconds, more on a busy machine, to load SQLite
+   * and open the database, which is not the read's time.
+   */
+  private startBudget(slot: Slot): void {
+    slot.timer = setTimeout(() => this.replace(slot, new ReadTimeoutError(this.options.budgetMs)), this.options.budgetMs);
   }
 }

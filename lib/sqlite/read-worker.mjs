@@ -1,5 +1,5 @@
-// One SQLite reader, in a worker thread: it opens the database read-only, keeps its prepared
-// statements, and answers { sql, values } with { rows } or { error }. Plain
+// One SQLite reader, in a worker thread: it opens the database read-only, says { ready }, then
+// answers { sql, values } with { rows } or { error }, keeping its prepared statements. Plain
 // JavaScript, loaded by path at run time, so it runs the same under Next.js and the CLI.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -9,6 +9,8 @@ const connection = new Database(workerData.file, { fileMustExist: true, timeout:
 // This connection only ever reads; refuse anything else outright.
 connection.pragma("query_only = ON");
 const statements = new Map();
+// Reads may come now: their time budgets start (read-pool.ts).
+parentPort.postMessage({ ready: true });
 
 function statementFor(sql) {
   let statement = statements.get(sql);
