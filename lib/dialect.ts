@@ -85,6 +85,12 @@ export interface Dialect {
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number): Prisma.Sql | null;
   /**
+   * How many posts hold each of `words` ("word", "rows"), among those on the board and with the
+   * status given, from counts the writes keep; or null where the vocabulary gives its words'
+   * rows instead (SQLite, unfiltered). A word no post holds may have no row.
+   */
+  postWordRows(words: readonly string[], filters: { boardId?: string; statusId?: string }): Prisma.Sql | null;
+  /**
    * The one- and two-character substrings common enough for the planner's statistics to list,
    * each with its share of the table's rows ("term", "share"), or null where short terms are
    * not indexed by themselves.
@@ -265,6 +271,7 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
+  postWordRows: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
   // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
@@ -353,6 +360,13 @@ export const postgres: Dialect = {
       ],
       " UNION ALL ",
     ),
+  // The word_rows migration keeps them.
+  postWordRows: (words, { boardId, statusId }) => Prisma.sql`
+    SELECT "word", sum("rows") AS "rows" FROM "SearchWordRows"
+    WHERE "table" = 'Post' AND "word" IN (${Prisma.join(words)})${boardId ? Prisma.sql` AND "boardId" = ${boardId}` : Prisma.empty}${
+      statusId ? Prisma.sql` AND "statusId" = ${statusId}` : Prisma.empty
+    }
+    GROUP BY "word"`,
   shortTermShares: (table) => commonElements(`${table}_searchText_short_idx`),
   wordShares: (table) => commonElements(`${table}_searchText_words_idx`),
   lockRow: Prisma.raw(" FOR UPDATE"),

@@ -316,25 +316,62 @@ export interface TermRows {
 }
 
 /**
- * A search's bounded count, where the plan's vocabulary settles it without counting: a search of
- * one term and nothing else holds every row of the commonest word that contains the term, so
- * once that word is in more rows than the bound, so is the search (a vocabulary's rows are exact
- * at its version: FTS5 lists a deleted row's words no more). Undefined otherwise, and the search
- * is counted. At a million posts on SQLite a common word's bounded count took 0.9 ms of the 2.5
- * of its request, serially.
+ * A search's bounded count, where the rows of the words of its one term settle it without
+ * counting (termRowsOf): the search holds every row of the commonest word that contains the
+ * term, so once that word is in more rows than the bound, so is the search; and when no other
+ * word adds a row (the term lies inside one word only), the search holds exactly that word's
+ * rows. Undefined otherwise, and the search is counted. The rows are exact at the plan's
+ * version (FTS5 lists a deleted row's words no more; PostgreSQL's counts are written with the
+ * rows). At a million posts on SQLite a common word's bounded count took 0.9 ms of the 2.5 of
+ * its request, serially; on PostgreSQL, under load, 138-184 ms, most of its request's time.
  */
-export function countFromWords(plan: TermPlan | undefined, terms: string[], filtered: boolean): number | undefined {
-  const [term, ...others] = terms;
-  if (filtered || term === undefined || others.length || !plan?.rows) return undefined;
-  return (plan.rows.get(term)?.least ?? 0) > SEARCH_TOTAL_LIMIT ? SEARCH_TOTAL_LIMIT + 1 : undefined;
+export function countFromWords(rows: TermRows | undefined): number | undefined {
+  if (!rows) return undefined;
+  if (rows.least > SEARCH_TOTAL_LIMIT) return SEARCH_TOTAL_LIMIT + 1;
+  return rows.least === rows.most ? rows.least : undefined;
 }
+
+/** The board and status a post list is filtered by, for counting its search by words. */
+export interface WordFilters {
+  boardId?: string;
+  statusId?: string;
+}
+
+const wordRowsRow = rowType<{ word: string; rows: number }>({ rows: "int" });
+
+/**
+ * How many rows hold a search's one term, as far as the rows of its words say, or undefined
+ * for several terms, a term its words do not serve, or filters no count is kept by (`filters`
+ * null). SQLite: from the plan's vocabulary, which counts the words of every row, so only with
+ * no filter. PostgreSQL: the posts' words counted by board and status as they are written
+ * (the word_rows migration), read now, with the filters given.
+ */
+export async function termRowsOf(
+  table: SearchTable,
+  plan: TermPlan | undefined,
+  terms: string[],
+  filters: WordFilters | null,
+): Promise<TermRows | undefined> {
+  const [term, ...others] = terms;
+  if (!plan || term === undefined || others.length || !filters) return undefined;
+  if (plan.rows) return filters.boardId || filters.statusId ? undefined : plan.rows.get(term);
+  const words = plan.words?.get(term);
+  const sql = table === "Post" && words?.length ? dialect.postWordRows(words, filters) : null;
+  if (!words || !sql) return undefined;
+  const counted = new Map((await read(sql, wordRowsRow)).map((row) => [row.word, row.rows]));
+  return rowsOfListed(words.map((word) => counted.get(word) ?? 0));
+}
+
+/** A term's rows, from the rows each of its words lists. */
+const rowsOfListed = (listed: number[]): TermRows => ({ least: Math.max(...listed), most: listed.reduce((n, rows) => n + rows, 0) });
 
 /**
  * Terms an index serves by other keys, at the table version `version` they hold for; with no
  * version, at every version (an index kept up to date with the table, on PostgreSQL). `rows`:
  * for each term expanded into words (SQLite), how many rows hold it, from the vocabulary.
  * `words` (PostgreSQL): every longer term's words, however common, for a count that comes with
- * filters an index holds beside the words (the post list's board and status).
+ * filters an index holds beside the words (the post list's board and status), and for the
+ * counts of posts each word's writes keep (termRowsOf).
  */
 export interface TermPlan {
   version?: number;
@@ -361,8 +398,7 @@ export function termRows(vocabulary: Vocabulary, expansions: Expansions): Map<st
   const rows = new Map<string, TermRows>();
   for (const [term, words] of expansions) {
     if (isShort(term) || !words.length) continue;
-    const listed = words.map((word) => docs.get(word) ?? 0);
-    rows.set(term, { least: Math.max(...listed), most: listed.reduce((n, doc) => n + doc, 0) });
+    rows.set(term, rowsOfListed(words.map((word) => docs.get(word) ?? 0)));
   }
   return rows;
 }

@@ -6,7 +6,7 @@ import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -153,8 +153,9 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
   const filtered = filteredBesidesSearch(query);
-  const fromWords = countFromWords(plan, terms, filtered);
-  const total = (known?: number) => exactTotal("Changelog", where, async () => fromWords ?? readCount(countSql(query, search, expansions)), known);
+  const countMatches = async () =>
+    countFromWords(await termRowsOf("Changelog", plan, terms, filtered ? null : {})) ?? readCount(countSql(query, search, expansions));
+  const total = (known?: number) => exactTotal("Changelog", where, countMatches, known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
   // its count is bounded (from the index alone when nothing else filters), it says how common
   // the matches are, and a search that matches nothing needs no page. Otherwise the page comes

@@ -7,7 +7,7 @@ import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, type TermPlan } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -224,8 +224,11 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions, words: plan?.words });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;
-  const fromWords = countFromWords(plan, terms, filter.plain.length > 0);
   const countMatches = async () => {
+    // One term: the rows of its words may settle its count without counting (countFromWords);
+    // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
+    const filters = filter.keys === null ? null : { boardId: query.boardId, statusId: query.statusId };
+    const fromWords = countFromWords(await termRowsOf("Post", plan, terms, filters));
     if (fromWords !== undefined) return fromWords;
     if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import pg from "pg";
 import { logLines, startApp, type TestApp, testEngine } from "../support/app";
 import { random as seededRandom } from "../../lib/seed/vocabulary";
 import { eventually } from "../support/eventually";
@@ -477,6 +478,116 @@ describe("longer terms through the word index", () => {
     }
     await sql(app.databaseUrl, `UPDATE "Post" SET "statusId" = NULL WHERE "id" = ?`, [moved]);
     await searches("after its status went");
+  });
+
+  it("counts a term inside one word by board and status exactly as posts are imported, changed, moved and deleted", async () => {
+    // A term that lies inside one word only has that word's count, which SQLite's vocabulary
+    // lists and PostgreSQL keeps by board and status as posts are written (countFromWords; the
+    // word_rows migration's triggers). 60 posts of their own, on two boards of their own, on
+    // two statuses or none; their words are "wrenwhistle" and "wrenwhisper".
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-word-rows-"));
+    const base = Date.parse("2019-03-01T00:00:00.000Z");
+    const post = (i: number, text: string, boardId: string, statusId: string | null) => ({
+      id: `wr-post-${String(i).padStart(2, "0")}`,
+      title: `Word rows ${i}`,
+      content: text,
+      boardId,
+      statusId,
+      postedById: "wr-user",
+      upvotes: i % 4,
+      createdAt: new Date(base + i * 60_000).toISOString(),
+    });
+    const statusOf = (i: number) => [null, "wr-open", "wr-done"][i % 3] ?? null;
+    const importPosts = async (name: string, posts: ReturnType<typeof post>[]) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          version: 1,
+          boards: [
+            { id: "wr-board-a", name: "Word rows A" },
+            { id: "wr-board-b", name: "Word rows B" },
+          ],
+          statuses: [
+            { id: "wr-open", name: "Word rows open", color: "#64748b" },
+            { id: "wr-done", name: "Word rows done", color: "#22c55e" },
+          ],
+          users: [{ id: "wr-user", name: "Word Rows", email: null }],
+          posts,
+        }),
+      );
+      const imported = await app.cli(["import", file]);
+      assert.equal(imported.code, 0, imported.stderr);
+    };
+    const FILTERS: [string, string][][] = [
+      [],
+      [["boardId", "wr-board-a"]],
+      [["boardId", "wr-board-b"]],
+      [["statusId", "wr-open"]],
+      [["boardId", "wr-board-a"], ["statusId", "wr-done"]],
+      [["boardId", "wr-board-b"], ["statusId", "wr-open"]],
+    ];
+    const checkAll = async (label: string) => {
+      const found: number[] = [];
+      // One word each ("wrenwhistle", "histl", "whisper"), and a term in both words, counted.
+      for (const term of ["wrenwhistle", "histl", "whisper", "wrenwhis"]) {
+        for (const filters of FILTERS) found.push(await checkSearch(term, `${label}, ${term}`, ...filters));
+      }
+      return found;
+    };
+    // Two thirds hold "wrenwhistle", every fifth "wrenwhisper" too, on boards A and B alternately.
+    const text = (i: number) => `${i % 3 === 0 ? "nothing" : "wrenwhistle"} here${i % 5 === 0 ? " wrenwhisper" : ""}`;
+    await importPosts("first.json", Array.from({ length: 60 }, (_, i) => post(i, text(i), i % 2 ? "wr-board-b" : "wr-board-a", statusOf(i))));
+    const first = await checkAll("imported");
+    assert.ok(first.every((n, i) => n > 0 || i % FILTERS.length !== 0), `every term matches some posts: ${first}`);
+
+    // Imported again: every third post another board, every fourth another status or none, every
+    // seventh a new text (its words go, others come), the rest as they were.
+    await importPosts(
+      "again.json",
+      Array.from({ length: 60 }, (_, i) =>
+        post(
+          i,
+          i % 7 === 0 ? `${i % 2 ? "wrenwhisper" : "quiet"} now` : text(i),
+          (i % 3 === 0) !== (i % 2 === 1) ? "wr-board-b" : "wr-board-a",
+          i % 4 === 0 ? statusOf(i + 1) : statusOf(i),
+        ),
+      ),
+    );
+    const again = await checkAll("changed and moved by an import");
+    assert.notDeepEqual(again, first, "the import changed what the searches find");
+    await sql(app.databaseUrl, `UPDATE "Post" SET "statusId" = NULL, "boardId" = 'wr-board-a' WHERE "id" IN ('wr-post-01', 'wr-post-02', 'wr-post-05')`);
+    await checkAll("moved by hand");
+    await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'wr-post-1%'`);
+    const deleted = await checkAll("ten deleted");
+    if (testEngine() === "postgres") {
+      // The kept counts are those the posts give, key by key.
+      const recount = `
+        SELECT words.w AS "word", p."boardId", COALESCE(p."statusId", '') AS "statusId", count(*)::integer AS "rows"
+        FROM "Post" p, LATERAL (SELECT DISTINCT w FROM unnest("search_words"(p."searchText")) AS w) AS words
+        GROUP BY 1, 2, 3`;
+      const key = (r: { word: string; boardId: string; statusId: string; rows: number }) => `${r.word} ${r.boardId} ${r.statusId} ${r.rows}`;
+      const kept = await sql<{ word: string; boardId: string; statusId: string; rows: number }>(
+        app.databaseUrl,
+        `SELECT "word", "boardId", "statusId", "rows" FROM "SearchWordRows" WHERE "table" = 'Post' AND "rows" <> 0`,
+      );
+      const counted = await sql<{ word: string; boardId: string; statusId: string; rows: number }>(app.databaseUrl, recount);
+      assert.deepEqual(kept.map(key).sort(), counted.map(key).sort());
+      // TRUNCATE forgets them all (rolled back: the other tests need the posts).
+      const client = new pg.Client({ connectionString: app.databaseUrl });
+      await client.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(`TRUNCATE "Post" CASCADE`);
+        const left = await client.query(`SELECT count(*)::integer AS "n" FROM "SearchWordRows" WHERE "table" = 'Post'`);
+        assert.equal(left.rows[0].n, 0);
+      } finally {
+        await client.query("ROLLBACK");
+        await client.end();
+      }
+    }
+    await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'wr-post-%'`);
+    assert.deepEqual(await checkAll("all deleted"), deleted.map(() => 0));
   });
 
   it("gives the oracle's changelogs by words with status and labels, as a changelog's status, labels and text change, and when one is deleted", async () => {
