@@ -2,6 +2,7 @@ import "server-only";
 import { type Actor, cliActor, recordEvent } from "../audit/record";
 import { allBut, type Column, COLUMNS, insertRows, type Row } from "../bulk";
 import { type Db, db, type Tx, Prisma } from "../db";
+import { dialect } from "../dialect";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
 
@@ -256,6 +257,18 @@ export interface ImportOptions {
   actor?: Actor;
   /** What the import came from (a file's name), kept as the event's resource id. */
   source?: string;
+  /** Called when another import is running: this one waits for it to end, then runs. */
+  waiting?: () => void;
+}
+
+/** Waits for any other import to end (dialect.importTurn), saying so first if one is running. */
+async function takeTurn(tx: Tx, waiting: () => void): Promise<void> {
+  const turn = dialect.importTurn;
+  if (!turn) return;
+  const [attempt] = await tx.$queryRaw<{ taken: boolean }[]>(turn.attempt);
+  if (attempt?.taken) return;
+  waiting();
+  await tx.$executeRaw(turn.wait);
 }
 
 /** Validates, then writes the whole dataset and its one import.applied event in one transaction. */
@@ -272,10 +285,12 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
   const actor = options.actor ?? cliActor();
   await database.$transaction(
     async (tx) => {
-      // The event first: on SQLite a transaction whose first statement writes takes the write
-      // lock at once, waiting for another writer in the busy handler. One that reads first (an
-      // upsert does) holds a snapshot, and fails at its first write if another connection (the
-      // server recording a key's use) has committed since: SQLITE_BUSY_SNAPSHOT, no wait.
+      await takeTurn(tx, options.waiting ?? (() => {}));
+      // The event next, and first on SQLite, where takeTurn sends nothing: there a transaction
+      // whose first statement writes takes the write lock at once, waiting for another writer in
+      // the busy handler. One that reads first (an upsert does) holds a snapshot, and fails at
+      // its first write if another connection (the server recording a key's use) has committed
+      // since: SQLITE_BUSY_SNAPSHOT, no wait.
       await recordEvent(tx, {
         action: "import.applied",
         resourceType: "import",

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import pg from "pg";
+import { scriptArgs } from "../../lib/server-command";
 import { createDatabase, runCli, startApp, type TestApp, type ThrowawayDatabase } from "../support/app";
 import { dataset } from "../support/dataset";
 import { sql, storedTime } from "../support/sql";
@@ -190,6 +192,70 @@ describe("feedback import", () => {
     assert.ok(writes > 20, `the other connection wrote ${writes} times`);
     const [labels] = await sql<{ n: number }>(db.url, `SELECT count(*) AS "n" FROM "ChangelogLabel" WHERE "changelogId" LIKE 'cl-busy-%'`);
     assert.equal(Number(labels?.n), 6);
+  });
+
+  it("runs two imports of the same posts one after the other, in either order of the files", async () => {
+    // PostgreSQL: the two upserts lock the posts, and the counts of their words, in the order
+    // of their files; run at once, each came to hold a row the other waited for (a deadlock,
+    // one import rolled back). They take turns, and the second says it waits. The test holds
+    // the first import at its last post (a row lock of its own) until the second says so.
+    // More than one statement's worth (3,000 posts), so the first import reports progress
+    // before it reaches the held post.
+    const ids = Array.from({ length: 3_200 }, (_, i) => `p-turn-${String(i).padStart(4, "0")}`);
+    const posts = (title: string, order: string[]) => ({
+      version: 1,
+      posts: order.map((id, i) => ({ ...dataset.posts[0], id, title: `${title} ${i}`, content: `${title} words ${id}` })),
+    });
+    const first = file("turn-first.json", posts("firstly", ids));
+    const second = file("turn-second.json", posts("secondly", [...ids].reverse()));
+    const { boards, statuses, users } = dataset;
+    const original = await cli("import", file("turn-0.json", { ...posts("originally", ids), boards, statuses, users }));
+    assert.equal(original.code, 0, original.stderr);
+    // Long enough for the first to wait on the held row (PostgreSQL) or the write lock (SQLite).
+    const env = { ...process.env, DATABASE_URL: db.url, DATABASE_LOCK_TIMEOUT_MS: "60000" };
+    const start = (target: string) => {
+      const child = spawn(process.execPath, [...scriptArgs("cli/feedback.ts"), "import", target], { cwd: process.cwd(), env });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { done, stderr: () => stderr };
+    };
+    const until = async (what: string, ready: () => boolean, said: () => string) => {
+      const deadline = Date.now() + 20_000;
+      while (!ready()) {
+        assert.ok(Date.now() < deadline, `timed out waiting until ${what}; it said: ${said()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const holder = db.url.startsWith("file:") ? null : new pg.Client({ connectionString: db.url });
+    await holder?.connect();
+    try {
+      await holder?.query(`BEGIN; SELECT 1 FROM "Post" WHERE "id" = '${ids.at(-1)}' FOR UPDATE`);
+      const one = start(first);
+      if (holder) {
+        // The first import's upsert waits on the held row, inside its turn.
+        await until("the first import waits on the held post", () => /import: \d+\/\d+ records/.test(one.stderr()), one.stderr);
+      }
+      const two = start(second);
+      if (holder) {
+        await until("the second import says it waits", () => /another import is running/.test(two.stderr()), two.stderr);
+        await holder.query("COMMIT");
+      }
+      assert.equal(await one.done, 0, one.stderr());
+      assert.equal(await two.done, 0, two.stderr());
+    } finally {
+      await holder?.end();
+    }
+    const titles = await sql<{ title: string }>(db.url, `SELECT "title" FROM "Post" WHERE "id" LIKE 'p-turn-%'`);
+    const by = new Set(titles.map((row) => row.title.split(" ")[0]));
+    assert.equal(titles.length, ids.length);
+    // The second ran after the first where the test ordered them; on SQLite, all of one or the other.
+    if (holder) assert.deepEqual([...by], ["secondly"]);
+    else assert.equal(by.size, 1, [...by].join(", "));
+    const found = await sql<{ n: number }>(db.url, `SELECT count(*) AS "n" FROM "Post" WHERE "searchText" LIKE '%firstly%'`);
+    assert.equal(Number(found[0]?.n), holder ? 0 : by.has("firstly") ? ids.length : 0);
   });
 
   it("says what a database failure was, on one line", async () => {
