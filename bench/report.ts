@@ -217,6 +217,8 @@ function targets(rows: Row[]): string[] {
 export interface Context {
   settings: Settings;
   engine: string;
+  /** Which code the app's build was made from (bench/source.ts). */
+  code: string;
   /** What the seed made, as the seed command summed it up. */
   data: string;
   version: string;
@@ -245,6 +247,7 @@ export function report(context: Context, rows: Row[]): string {
     "",
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machine()}`,
+    `- Code: the app's build was made from ${context.code}`,
     `- Database: ${context.version}`,
     `- Data: ${context.data}`,
     `- Load: autocannon, ${settings.duration} s per run after a ${settings.warmUpSeconds} s warm-up, on the same machine; the app is \`server.ts\` (production build) with WEB_CONCURRENCY = ${settings.workerCounts.map((w) => `${w} (${ran(w)})`).join(", ")}; the rate limit off.`,

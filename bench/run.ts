@@ -19,7 +19,10 @@
 //   --baseline           also run bench/baseline-server.ts on the cache-warm scenarios (off by default)
 //   --port P             first of two ports to use (default 3300)
 //   --pg-url URL         an admin URL that may create databases (default: scripts/postgres-ci.sh's)
-//   --skip-build         reuse the existing bench build in .next-bench
+//   --skip-build         reuse the bench build in .next-bench if it was built from this tree's code
+//                        (bench/source.ts); refused otherwise
+//   --other-build        with --skip-build, reuse it even if it was built from other code (an A/B
+//                        of two builds); the report says which code it was
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
 //   --cpu-prof DIR       write a V8 CPU profile of the app server to DIR when it stops, one per
 //                        process but the webhook dispatcher (Node refuses --cpu-prof in NODE_OPTIONS)
@@ -36,6 +39,7 @@ import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, readHolds, type Scenario, type Server } from "./measure";
 import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
 import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
+import { describeStamp, readStamp, sourceStamp, writeStamp } from "./source";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 import { EVENT_LOOP_HELD } from "../lib/event-loop";
 import { scriptArgs, serverArgs } from "../lib/server-command";
@@ -62,6 +66,7 @@ const { values: options } = parseArgs({
     port: { type: "string", default: "3300" },
     "pg-url": { type: "string", default: "postgresql://feedback:feedback@127.0.0.1:5432/postgres" },
     "skip-build": { type: "boolean", default: false },
+    "other-build": { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     "cpu-prof": { type: "string" },
   },
@@ -313,10 +318,31 @@ async function pgIds(url: string, sql: string, params: string[]): Promise<string
   }
 }
 
-function build(): void {
-  if (options["skip-build"] && fs.existsSync(path.join(root, distDir, "BUILD_ID"))) return;
+/** Builds the app into distDir, or reuses the build there (--skip-build); says which code it is of. */
+function build(): string {
+  const dir = path.join(root, distDir);
+  const tree = sourceStamp(root);
+  const ofTree = tree ? describeStamp(tree) : "code of unknown origin (not a git checkout)";
+  if (options["skip-build"] && fs.existsSync(path.join(dir, "BUILD_ID"))) {
+    const built = readStamp(dir);
+    const ofBuild = built ? describeStamp(built) : "code of unknown origin (no stamp)";
+    if (built && tree && built.digest === tree.digest) return ofBuild;
+    if (!tree) {
+      log(`cannot tell what ${distDir} was built from; reusing it`);
+      return ofBuild;
+    }
+    if (!options["other-build"]) {
+      throw new Error(
+        `--skip-build: ${distDir} was built from ${ofBuild}, but the tree is ${ofTree}; run without --skip-build, or add --other-build to measure that build anyway`,
+      );
+    }
+    log(`measuring a build of other code: ${ofBuild} (the tree is ${ofTree})`);
+    return `${ofBuild}, reused by --other-build while the tree was ${ofTree}`;
+  }
   log("building the app (next build)");
   run(path.join(root, "node_modules", ".bin", "next"), ["build"], { NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: "1" });
+  writeStamp(dir, tree);
+  return ofTree;
 }
 
 async function start(kind: "app" | "baseline", url: string, port: number, workers: number): Promise<Server> {
@@ -557,7 +583,7 @@ async function measurePair(
   return new Map([...runs].map(([scenario, { all, notes }]) => [scenario, { median: medianOf(all), all, notes }]));
 }
 
-async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
+async function benchEngine(engine: "sqlite" | "postgres", code: string): Promise<void> {
   const loadAtStart = os.loadavg()[0] ?? 0;
   const prepared = await prepare(engine);
   const env = { DATABASE_URL: prepared.url, LOG_LEVEL: "warn" };
@@ -565,6 +591,7 @@ async function benchEngine(engine: "sqlite" | "postgres"): Promise<void> {
   const context: Context = {
     settings: { posts, duration, warmUpSeconds: WARM_UP_SECONDS, workerCounts, connectionLevels, seed, samples: SAMPLES, baseline: options.baseline },
     engine,
+    code,
     data: prepared.describe,
     version: await databaseVersion(engine, prepared.url),
     loadAtStart,
@@ -642,8 +669,8 @@ async function main(): Promise<void> {
     // Make sure the admin URL works before spending minutes on the build.
     await pgAdmin(async (c) => c.query("SELECT 1"));
   }
-  build();
-  for (const engine of engines) await benchEngine(engine);
+  const code = build();
+  for (const engine of engines) await benchEngine(engine, code);
 }
 
 main().catch((error: unknown) => {

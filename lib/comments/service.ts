@@ -5,6 +5,7 @@ import { versionTag } from "../api/conditional";
 import { decode, Prisma, transact, write, writeAll } from "../db";
 import { dialect } from "../dialect";
 import { COMMENT_COLUMNS, commentRow } from "./queries";
+import { changeRevisions } from "./revisions";
 import type { UpdateCommentBody } from "./schemas";
 import { type CommentRow, serializeComment } from "./serialize";
 import type { WebhookEventType } from "../webhooks/events";
@@ -97,20 +98,14 @@ export async function updateComment(id: string, body: UpdateCommentBody, context
   return { comment: serializeComment(row), version: row.version, events };
 }
 
-/**
- * The new version's revision, and on the comment's first change (version 1: every later
- * version was written by the change that made it) the original it replaces, as created or
- * imported, by its author, dated by its updatedAt.
- */
+/** The change's revisions (changeRevisions), the original's author named by the User row. */
 function revisionWrites(before: CommentRow, after: CommentRow, now: Date, actor: Actor): Prisma.Sql[] {
-  const revision = (row: CommentRow, at: Date, keyId: string | null, name: Prisma.Sql, via: string) => Prisma.sql`
-    INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
-    VALUES (${row.id}, ${row.version}, ${row.commentDescription}, ${row.pinned}, ${at}, ${keyId}, ${name}, ${via})`;
   const author = Prisma.sql`COALESCE((SELECT "name" FROM "User" WHERE "id" = ${before.postedById}), '')`;
-  return [
-    ...(before.version === 1 ? [revision(before, before.updatedAt, null, author, "author")] : []),
-    revision(after, now, actor.keyId, Prisma.sql`${actor.name}`, actor.via),
-  ];
+  return changeRevisions(before, after, { author, actor: Prisma.sql`${actor.name}` }, actor, now).map(
+    (r) => Prisma.sql`
+      INSERT INTO "CommentRevision" ("commentId", "version", "commentDescription", "pinned", "createdAt", "actorKeyId", "actorName", "via")
+      VALUES (${before.id}, ${r.version}, ${r.commentDescription}, ${r.pinned}, ${r.createdAt}, ${r.actorKeyId}, ${r.actorName}, ${r.via})`,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { type Actor, cliActor, recordEvent } from "../audit/record";
 import { allBut, type Column, COLUMNS, insertRows, type Row } from "../bulk";
 import { type Db, db, type Tx, Prisma } from "../db";
+import { changeRevisions } from "../comments/revisions";
 import { dialect } from "../dialect";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
 import { type ImportFile, importFile, jsonPath } from "./schema";
@@ -215,9 +216,9 @@ async function writeAll(tx: Tx, data: ImportFile, progress: Progress, actor: Act
   const revisions: Row[] = [];
   for (const c of changed) {
     const before = was.get(c.id) as Existing;
-    // The first change also keeps the original it replaces (lib/comments/service.ts).
-    if (before.version === 1) revisions.push([c.id, 1, before.commentDescription, before.pinned, before.updatedAt, null, before.author, "author"]);
-    revisions.push([c.id, before.version + 1, c.commentDescription, c.pinned, now, actor.keyId, actor.name, actor.via]);
+    for (const r of changeRevisions(before, c, { author: before.author, actor: actor.name }, actor, now)) {
+      revisions.push([c.id, r.version, r.commentDescription, r.pinned, r.createdAt, r.actorKeyId, r.actorName, r.via]);
+    }
   }
   for (const ids of chunks(changed.map((c) => c.id))) {
     await tx.$executeRaw`UPDATE "Comment" SET "version" = "version" + 1 WHERE "id" IN (${Prisma.join(ids)})`;
