@@ -115,13 +115,12 @@ export interface Dialect {
    */
   readonly skipLocked: Prisma.Sql;
   /**
-   * Makes imports take turns, first statement of an import's transaction: `attempt` takes the
-   * turn if it is free ("taken"), `wait` waits for it; both hold it until the transaction ends.
-   * PostgreSQL: two imports changing the same posts lock those rows, and the counts their words
-   * keep (the word_rows migration), in the order of their files, and could each hold a row the
-   * other waits for. Null on SQLite, whose one writer already runs one import at a time.
+   * Makes imports take turns: takes the turn if it is free ("taken"), held until the
+   * transaction ends. PostgreSQL: two imports changing the same posts lock those rows in the
+   * order of their files, and could each hold a row the other waits for. Null on SQLite, whose
+   * one writer already runs one import at a time.
    */
-  readonly importTurn: { attempt: Prisma.Sql; wait: Prisma.Sql } | null;
+  readonly importTurn: Prisma.Sql | null;
   /**
    * Whether a WITH may hold INSERTs and UPDATEs, so that several writes go as one statement
    * (writeAll() in lib/db.ts): one round trip instead of several while a transaction holds a
@@ -319,7 +318,7 @@ const commonElements = (index: string) =>
       unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs") AS e("term", "share")
     WHERE s."schemaname" = current_schema() AND s."tablename" = ${index} AND e."term" IS NOT NULL`;
 
-/** The advisory lock imports take turns by (importTurn): any number no other lock of this app uses. */
+/** The advisory lock imports take turns by (importTurn): a number no other lock of this app uses. */
 const IMPORT_LOCK = Prisma.raw("4100720");
 
 const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bool: "::boolean", time: "::timestamp(3)" };
@@ -383,18 +382,7 @@ export const postgres: Dialect = {
   wordShares: (table) => commonElements(`${table}_searchText_words_idx`),
   lockRow: Prisma.raw(" FOR UPDATE"),
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
-  importTurn: {
-    attempt: Prisma.sql`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}::bigint) AS "taken"`,
-    // However long the other takes: not bounded by lock_timeout (DATABASE_LOCK_TIMEOUT_MS), which
-    // is set back for the import's own statements.
-    wait: Prisma.sql`DO $$
-      DECLARE bound text := current_setting('lock_timeout');
-      BEGIN
-        PERFORM set_config('lock_timeout', '0', true);
-        PERFORM pg_advisory_xact_lock(${IMPORT_LOCK}::bigint);
-        PERFORM set_config('lock_timeout', bound, true);
-      END $$`,
-  },
+  importTurn: Prisma.sql`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}::bigint) AS "taken"`,
   writesInWith: true,
   // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
   // becoming a hash semi-join over every row it could match.

@@ -262,14 +262,23 @@ export interface ImportOptions {
   waiting?: () => void;
 }
 
-/** Waits for any other import to end (dialect.importTurn), saying so first if one is running. */
+/** How often an import waiting for its turn asks again. */
+const TURN_POLL_MS = 250;
+
+/**
+ * Waits for any other import to end (dialect.importTurn), saying so first if one is running.
+ * It asks again and again rather than waiting in one statement, which the statement timeout
+ * (DATABASE_STATEMENT_TIMEOUT_MS) would cut short: an import waits however long the other takes.
+ */
 async function takeTurn(tx: Tx, waiting: () => void): Promise<void> {
   const turn = dialect.importTurn;
   if (!turn) return;
-  const [attempt] = await tx.$queryRaw<{ taken: boolean }[]>(turn.attempt);
-  if (attempt?.taken) return;
-  waiting();
-  await tx.$executeRaw(turn.wait);
+  for (let attempt = 0; ; attempt += 1) {
+    const [row] = await tx.$queryRaw<{ taken: boolean }[]>(turn);
+    if (row?.taken) return;
+    if (attempt === 0) waiting();
+    await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+  }
 }
 
 /** Validates, then writes the whole dataset and its one import.applied event in one transaction. */

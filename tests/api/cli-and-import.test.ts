@@ -198,7 +198,8 @@ describe("feedback import", () => {
     // PostgreSQL: the two upserts lock the posts, and the counts of their words, in the order
     // of their files; run at once, each came to hold a row the other waited for (a deadlock,
     // one import rolled back). They take turns, and the second says it waits. The test holds
-    // the first import at its last post (a row lock of its own) until the second says so.
+    // the first import at its last post (a row lock of its own) until the second says so, and
+    // then past the second's statement timeout.
     // More than one statement's worth (3,000 posts), so the first import reports progress
     // before it reaches the held post.
     const ids = Array.from({ length: 3_200 }, (_, i) => `p-turn-${String(i).padStart(4, "0")}`);
@@ -213,8 +214,8 @@ describe("feedback import", () => {
     assert.equal(original.code, 0, original.stderr);
     // Long enough for the first to wait on the held row (PostgreSQL) or the write lock (SQLite).
     const env = { ...process.env, DATABASE_URL: db.url, DATABASE_LOCK_TIMEOUT_MS: "60000" };
-    const start = (target: string) => {
-      const child = spawn(process.execPath, [...scriptArgs("cli/feedback.ts"), "import", target], { cwd: process.cwd(), env });
+    const start = (target: string, more: Record<string, string> = {}) => {
+      const child = spawn(process.execPath, [...scriptArgs("cli/feedback.ts"), "import", target], { cwd: process.cwd(), env: { ...env, ...more } });
       let stderr = "";
       child.stderr.on("data", (chunk) => {
         stderr += chunk;
@@ -238,9 +239,11 @@ describe("feedback import", () => {
         // The first import's upsert waits on the held row, inside its turn.
         await until("the first import waits on the held post", () => /import: \d+\/\d+ records/.test(one.stderr()), one.stderr);
       }
-      const two = start(second);
+      // The second waits longer than its statement timeout: it waits however long the first takes.
+      const two = start(second, { DATABASE_STATEMENT_TIMEOUT_MS: "3000" });
       if (holder) {
         await until("the second import says it waits", () => /another import is running/.test(two.stderr()), two.stderr);
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
         await holder.query("COMMIT");
       }
       assert.equal(await one.done, 0, one.stderr());
