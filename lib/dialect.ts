@@ -128,8 +128,11 @@ export interface Dialect {
    * no network.
    */
   readonly writesInWith: boolean;
-  /** Ends a correlated subquery that must run per row instead of being flattened into a join. */
-  readonly fence: Prisma.Sql;
+  /**
+   * The changelog `alias` has at least one of the labels whose folded names are `names`
+   * (deduplicated, at least one).
+   */
+  anyLabel(alias: string, names: string[]): Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
   readonly decode: Partial<Record<ColumnKind, (value: unknown) => unknown>>;
   /** A value for a statement bound outside Prisma's client (SQLite's readers, the seed). */
@@ -282,8 +285,11 @@ export const sqlite: Dialect = {
   postWordRows: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
-  // SQLite plans a correlated EXISTS per row by itself (and has no OFFSET without LIMIT).
-  fence: Prisma.empty,
+  // A correlated EXISTS, which SQLite plans per row by itself: the list walks its sort index and
+  // probes each row's labels, so a page stops after a few rows instead of gathering every
+  // labelled changelog first.
+  anyLabel: (alias, names) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = ${Prisma.raw(alias)}."id" AND l."nameKey" IN (${Prisma.join(names)}))`,
   decode: {
     time: orNull((value) => new Date(value as string)),
     bool: orNull((value) => value !== 0),
@@ -384,9 +390,10 @@ export const postgres: Dialect = {
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
   importTurn: Prisma.sql`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}::bigint) AS "taken"`,
   writesInWith: true,
-  // PostgreSQL does not flatten a subquery with OFFSET, so this keeps a correlated EXISTS from
-  // becoming a hash semi-join over every row it could match.
-  fence: Prisma.raw(" OFFSET 0"),
+  // The changelog's own folded label names (the changelog_label_keys migration), which the word
+  // index holds beside the words: a search with labels is counted through that index alone, and
+  // a walk of the sort order tests the row it reads instead of probing the labels' table.
+  anyLabel: (alias, names) => Prisma.sql`${Prisma.raw(alias)}."labelKeys" && ARRAY[${Prisma.join(names)}]::text[]`,
   // Counts (bigint) come back as BigInt; times and booleans already as Date and boolean.
   decode: { int: orNull(Number) },
   encode: (value) => (value instanceof Date ? value.toISOString() : value),

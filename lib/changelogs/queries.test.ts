@@ -21,15 +21,16 @@ const oneLine = (sql: string) => sql.replace(/\s+/g, " ").trim();
 const EXISTS = `EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = t."id" AND l."nameKey" IN (?,?)`;
 
 describe("changelog list SQL", () => {
-  it("probes labels per row with a correlated EXISTS, fenced by OFFSET 0 on PostgreSQL", () => {
+  it("tests a changelog's own label keys on PostgreSQL, by folded names, each once", () => {
     const where = changelogWhere(query({ labels: ["API", "Fixed", "api"] }), dialects.postgres);
-    assert.equal(oneLine(where.sql), `WHERE ${EXISTS} OFFSET 0)`);
+    assert.equal(oneLine(where.sql), `WHERE t."labelKeys" && ARRAY[?,?]::text[]`);
     assert.deepEqual(where.values, ["api", "fixed"]);
   });
 
-  it("needs no fence on SQLite, which plans the EXISTS per row by itself", () => {
+  it("probes labels per row with a correlated EXISTS on SQLite, which plans it per row by itself", () => {
     const where = changelogWhere(query({ labels: ["API", "Fixed"] }), dialects.sqlite);
     assert.equal(oneLine(where.sql), `WHERE ${EXISTS})`);
+    assert.deepEqual(where.values, ["api", "fixed"]);
   });
 
   it("searches through the FTS5 table on SQLite, walking the status index when filtered", () => {
@@ -140,5 +141,18 @@ describe("changelog count SQL on PostgreSQL", () => {
     const count = oneLine(changelogWhere(query({ search: "xj e" }), dialects.postgres, { expansions, counting: true }).sql);
     assert.equal(page, `WHERE strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[]`);
     assert.equal(count, `WHERE strpos(t."searchText", ?) > 0 AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[]`);
+  });
+
+  it("counts the longer terms by their words with status and/or labels, through the index that holds them beside the words", () => {
+    const words = new Map([["ebhoo", ["webhook", "webhooks"]]]);
+    const count = (over: Partial<ListChangelogsQuery>) =>
+      oneLine(countSql(query({ search: "ebhoo xj", ...over }), true, new Map([["xj", ["xj"]]]), dialects.postgres, words).sql);
+    assert.equal(
+      count({ status: "Draft", labels: ["API", "Fixed"] }),
+      `SELECT count(*) AS "total" FROM (SELECT 1 FROM "Changelog" t WHERE t."status" = ? AND t."labelKeys" && ARRAY[?,?]::text[] AND "search_words"(t."searchText") && ARRAY[?,?]::text[] AND "search_short_grams"(t."searchText") @> ARRAY[?]::text[] LIMIT ?) counted`,
+    );
+    assert.match(count({ labels: ["API"] }), /"search_words"\(t\."searchText"\) && ARRAY\[\?,\?\]/);
+    // With no status or labels, by LIKE unless the words are rare (the plan's expansions); with ids, as before.
+    for (const over of [{}, { id: ["c1"], status: "Draft" as const }]) assert.match(count(over), /t\."searchText" LIKE \?/);
   });
 });

@@ -593,7 +593,7 @@ describe("longer terms through the word index", () => {
   it("gives the oracle's changelogs by words with status and labels, as a changelog's status, labels and text change, and when one is deleted", async () => {
     // On SQLite the changelogs' word index holds each changelog's status and labels as keys,
     // which count a search by words with those filters (lib/dialect.ts, filterKey): triggers
-    // on both tables must keep them.
+    // on both tables must keep them. On PostgreSQL its word index holds them beside the words.
     const check = async (label: string, search: string, status?: string, labels?: string[]) => {
       const conditions = [`"searchText" LIKE ?`, ...(status ? [`"status" = ?`] : [])];
       if (labels) conditions.push(`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = "Changelog"."id" AND l."nameKey" IN (${labels.map(() => "?").join(", ")}))`);
@@ -636,6 +636,18 @@ describe("longer terms through the word index", () => {
       await eventually(searchedAndRead, `${label}: the changelogs' vocabulary of this version`);
       await run(`${label}, with the keys`);
     };
+    // On PostgreSQL each changelog keeps its folded label names on its row, which the word index
+    // holds beside the words (the changelog_label_keys migration): triggers on the labels keep them.
+    const labelKeysKept = async (label: string) => {
+      if (testEngine() !== "postgres") return;
+      const wrong = await sql<{ id: string }>(
+        app.databaseUrl,
+        `SELECT c."id" FROM "Changelog" c
+           WHERE c."labelKeys" IS DISTINCT FROM ARRAY(SELECT l."nameKey" FROM "ChangelogLabel" l WHERE l."changelogId" = c."id" ORDER BY l."nameKey")`,
+      );
+      assert.deepEqual(wrong, [], `${label}: every changelog's label keys are its labels'`);
+    };
+    await labelKeysKept("before the writes");
     await withAndWithoutKeys("before the writes", async (label) => assert.ok((await searches(label, "available")) > 0));
 
     // A Published changelog with "available", labelled API, becomes a Draft labelled Zeta and
@@ -661,18 +673,27 @@ describe("longer terms through the word index", () => {
         await check(label, "zquorkz", "Draft", ["Zeta"]);
       });
     await after("after the import");
+    await labelKeysKept("after the import");
     assert.equal(await check("after the import", "zquorkz", "Draft", ["zeta"]), 1);
     await sql(app.databaseUrl, `INSERT INTO "ChangelogLabel" ("changelogId", "name", "nameKey") VALUES (?, 'API', 'api')`, [changed.id]);
     await after("after a label was added");
+    await labelKeysKept("after a label was added");
     assert.equal(await check("after a label was added", "zquorkz", undefined, ["API"]), 1);
     await sql(app.databaseUrl, `DELETE FROM "ChangelogLabel" WHERE "changelogId" = ? AND "nameKey" = 'zeta'`, [changed.id]);
     await after("after a label was taken off");
+    await labelKeysKept("after a label was taken off");
     assert.equal(await check("after a label was taken off", "zquorkz", undefined, ["Zeta"]), 0);
     await sql(app.databaseUrl, `UPDATE "Changelog" SET "status" = 'Published', "publishedAt" = "createdAt", "sortAt" = "createdAt" WHERE "id" = ?`, [changed.id]);
     await after("after it was published");
     assert.equal(await check("after it was published", "zquorkz", "Published", ["Mobile"]), 1);
+    await sql(app.databaseUrl, `UPDATE "ChangelogLabel" SET "name" = 'Omega', "nameKey" = 'omega' WHERE "changelogId" = ? AND "nameKey" = 'api'`, [changed.id]);
+    await after("after a label was renamed");
+    assert.equal(await check("after a label was renamed", "zquorkz", "Published", ["Omega"]), 1);
+    assert.equal(await check("after a label was renamed", "zquorkz", undefined, ["API"]), 0);
+    await labelKeysKept("after a label was renamed");
     // Deleted, its labels with it (the foreign key's cascade).
     await sql(app.databaseUrl, `DELETE FROM "Changelog" WHERE "id" = ?`, [changed.id]);
+    await labelKeysKept("after it was deleted");
     await after("after it was deleted");
     assert.equal(await check("after it was deleted", "zquorkz", undefined, ["Mobile"]), 0);
     assert.equal(await check("after it was deleted", "zquorkz", "Published"), 0);
