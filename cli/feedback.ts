@@ -10,6 +10,7 @@ import { type AuditFilter, readEvents } from "../lib/audit/queries";
 import { listAuditEventsQuery } from "../lib/audit/schemas";
 import { createKey, listKeys, parseScopes, revokeKey } from "../lib/auth/keys";
 import { closeConnections, db } from "../lib/db";
+import { waitedTooLongForLock } from "../lib/db-errors";
 import { engineOf, env, sqlitePath } from "../lib/env";
 import { backupSqlite } from "../lib/export/backup";
 import { writeBeside } from "../lib/export/file";
@@ -126,6 +127,12 @@ async function importCommand(args: string[]): Promise<void> {
       for (const p of error.problems.slice(0, 50)) info(`  ${p.path}: ${p.message}`);
       if (error.problems.length > 50) info(`  … and ${error.problems.length - 50} more`);
       throw new Error(`import refused, nothing was written: ${error.message}`);
+    }
+    // The import is one transaction: a statement that waited too long failed it whole.
+    if (waitedTooLongForLock(error)) {
+      throw new Error(
+        `import failed, nothing was written: another writer (another import, or the server) held a lock it needed for longer than DATABASE_LOCK_TIMEOUT_MS (${env().DATABASE_LOCK_TIMEOUT_MS} ms); run it again once that writer is done, or with a longer DATABASE_LOCK_TIMEOUT_MS`,
+      );
     }
     throw error;
   }

@@ -79,6 +79,14 @@ export function isLockBusy(error: unknown): boolean {
   return [...codes].some((c) => LOCK_CODES.has(c)) || messages.some((m) => /database is locked/i.test(m));
 }
 
+/**
+ * A write waited for a lock another writer held, past DATABASE_LOCK_TIMEOUT_MS: SQLite's busy
+ * lock, or PostgreSQL's lock_timeout (55P03). Its statement failed, and its transaction with it.
+ */
+export function waitedTooLongForLock(error: unknown): boolean {
+  return isLockBusy(error) || gather(error).codes.has("55P03");
+}
+
 /** The database cannot serve this now; the client should try again later. */
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof ReadTimeoutError || error instanceof ReadQueueFullError) return true;

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { scriptArgs } from "../../lib/server-command";
 import { createDatabase, runCli, startApp, type TestApp, type ThrowawayDatabase } from "../support/app";
@@ -259,6 +260,37 @@ describe("feedback import", () => {
     else assert.equal(by.size, 1, [...by].join(", "));
     const found = await sql<{ n: number }>(db.url, `SELECT count(*) AS "n" FROM "Post" WHERE "searchText" LIKE '%firstly%'`);
     assert.equal(Number(found[0]?.n), holder ? 0 : by.has("firstly") ? ids.length : 0);
+  });
+
+  it("says plainly that another writer held the database too long, and writes nothing", async () => {
+    // Another writer holds what the import needs past DATABASE_LOCK_TIMEOUT_MS: SQLite's write
+    // lock (a transaction of the test's own), or on PostgreSQL the row of a board the import
+    // changes. The import is one transaction, so it fails whole.
+    const board = { id: "b-held", name: "Held" };
+    assert.equal((await cli("import", file("held-0.json", { version: 1, boards: [board] }))).code, 0);
+    const changed = file("held-1.json", { version: 1, boards: [{ ...board, name: "Renamed" }, { id: "b-held-new", name: "New" }] });
+    const holder = db.url.startsWith("file:") ? null : new pg.Client({ connectionString: db.url });
+    const sqliteFile = holder ? null : new Database(db.url.replace(/^file:/, ""));
+    await holder?.connect();
+    try {
+      if (holder) await holder.query(`BEGIN; SELECT 1 FROM "Board" WHERE "id" = 'b-held' FOR UPDATE`);
+      else sqliteFile?.exec("BEGIN IMMEDIATE");
+      const result = await runCli(db.url, ["import", changed], { DATABASE_LOCK_TIMEOUT_MS: "300" });
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(
+        result.stderr.trimEnd().split("\n").at(-1) ?? "",
+        /^feedback: import failed, nothing was written: another writer \(another import, or the server\) held a lock it needed for longer than DATABASE_LOCK_TIMEOUT_MS \(300 ms\); run it again once that writer is done/,
+      );
+    } finally {
+      await holder?.query("ROLLBACK");
+      await holder?.end();
+      if (sqliteFile?.inTransaction) sqliteFile.exec("ROLLBACK");
+      sqliteFile?.close();
+    }
+    const boards = await sql<{ id: string; name: string }>(db.url, `SELECT "id", "name" FROM "Board" WHERE "id" LIKE 'b-held%' ORDER BY "id"`);
+    assert.deepEqual(boards.map((b) => [b.id, b.name]), [["b-held", "Held"]]);
+    // Once the writer is done, the same import lands.
+    assert.equal((await cli("import", changed)).code, 0);
   });
 
   it("says what a database failure was, on one line", async () => {
