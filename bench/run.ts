@@ -91,6 +91,7 @@ if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
 if (!Number.isInteger(pairRounds) || pairRounds < 1) throw new Error("--rounds must be a whole number from 1");
 if (!engines.every((e) => e === "sqlite" || e === "postgres")) throw new Error("--engine must be sqlite, postgres or both");
 if (!["varied", "warm", "all"].includes(options.scenarios)) throw new Error("--scenarios must be varied, warm or all");
+if (options["other-build"] && !options["skip-build"]) throw new Error("--other-build only goes with --skip-build (it allows reusing a build of other code)");
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
