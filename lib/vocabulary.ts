@@ -362,6 +362,24 @@ export async function termRowsOf(
   return rowsOfListed(words.map((word) => counted.get(word) ?? 0));
 }
 
+/**
+ * How many rows hold each of a search's longer terms, as far as the rows of their words say,
+ * with no filter: for choosing a rare one (lib/posts/search-plan.ts's rareTerm). SQLite: from
+ * the plan's vocabulary. PostgreSQL: from the counts its writes keep, one read for every
+ * term's words, and only for two longer terms or more, which is when a rare one is chosen.
+ */
+export async function rowsOfTerms(table: SearchTable, plan: TermPlan | undefined, terms: string[]): Promise<ReadonlyMap<string, TermRows> | undefined> {
+  if (!plan || plan.rows) return plan?.rows;
+  const listed = terms.flatMap((term): [string, readonly string[]][] => {
+    const words = isShort(term) ? undefined : plan.words?.get(term);
+    return words?.length ? [[term, words]] : [];
+  });
+  const sql = table === "Post" && listed.length >= 2 ? dialect.postWordRows([...new Set(listed.flatMap(([, words]) => words))], {}) : null;
+  if (!sql) return undefined;
+  const counted = new Map((await read(sql, wordRowsRow)).map((row) => [row.word, row.rows]));
+  return new Map(listed.map(([term, words]) => [term, rowsOfListed(words.map((word) => counted.get(word) ?? 0))]));
+}
+
 /** A term's rows, from the rows each of its words lists. */
 const rowsOfListed = (listed: number[]): TermRows => ({ least: Math.max(...listed), most: listed.reduce((n, rows) => n + rows, 0) });
 

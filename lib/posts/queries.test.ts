@@ -160,9 +160,29 @@ describe("post search on SQLite", () => {
 describe("post search on PostgreSQL", () => {
   const d = dialects.postgres;
 
-  it("never gathers the page while counting: its planner finds the page itself", () => {
+  it("gathers the page while counting only for a rare term of several: its planner finds the others' pages", () => {
     assert.equal(countGathersPage(postFilter(query({ search: "dark mode" }), d), undefined), false);
     assert.equal(countGathersPage(postFilter(query({ search: "dark", boardId: "b1" }), d), undefined), false);
+    const words = new Map([["137", ["137"]]]);
+    assert.equal(countGathersPage(postFilter(query({ search: "137 people" }), d, { through: ["137"], words }), undefined), true);
+  });
+
+  it("finds a rare term of several by its words and tests the others on its rows, on the page and in the count", () => {
+    // "people" is in the plan's words too, and in its expansions (rare enough together), but not through.
+    const plan = { through: ["137"], expansions: new Map([["people", ["people"]]]), words: new Map([["137", ["137", "1370"]], ["people", ["people"]]]) };
+    for (const filters of [{}, { boardId: "b1", statusId: "s1" }]) {
+      const filter = postFilter(query({ ...filters, search: "137 people a" }), d, plan);
+      const rare = `"search_words"(t."searchText") && ARRAY[?,?]::text[] AND strpos(t."searchText", ?) > 0 AND strpos(t."searchText", ?) > 0`;
+      for (const sql of [pageSql(filter, "top", 20, 0), countSql(filter, d), countAndPageSql(filter, "top", 21, 0)]) {
+        assert.ok(oneLine(sql.sql).includes(rare), oneLine(sql.sql));
+        assert.ok(!oneLine(sql.sql).includes("LIKE"), oneLine(sql.sql));
+        const at = sql.values.indexOf("137");
+        assert.deepEqual(sql.values.slice(at, at + 4), ["137", "1370", "people", "a"]);
+      }
+    }
+    // Without its words (a word too long for the index was written), the rare term keeps LIKE.
+    const without = postFilter(query({ search: "137 people" }), d, { through: ["137"] });
+    assert.match(oneLine(pageSql(without, "latest", 20, 0).sql), /t\."searchText" LIKE \? ESCAPE '\\' AND strpos\(t\."searchText", \?\) > 0/);
   });
 
   it("is a LIKE per term that pg_trgm serves, with every wildcard escaped", () => {

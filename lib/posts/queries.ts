@@ -7,7 +7,7 @@ import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -79,12 +79,18 @@ export function postFilter(
   if (query.statusId) plain.push(Prisma.sql`t."statusId" = ${query.statusId}`);
   if (query.postedById) plain.push(Prisma.sql`t."postedById" = ${query.postedById}`);
   const terms = searchTerms(query.search);
-  const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions })] : [];
+  // PostgreSQL finds a rare term of several by its words (Dialect.search), however common they are.
+  const rareWords = (through ?? []).flatMap((t): [string, readonly string[]][] => {
+    const found = words?.get(t);
+    return found?.length ? [[t, found]] : [];
+  });
+  const served: Expansions | undefined = rareWords.length ? new Map([...(expansions ?? []), ...rareWords]) : expansions;
+  const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served })] : [];
   const keys =
     query.id || query.postedById
       ? null
       : [...(query.boardId ? [[filterKey("board", query.boardId)]] : []), ...(query.statusId ? [[filterKey("status", query.statusId)]] : [])];
-  return { plain, terms, through, expansions, words, search, keys, where: where([...plain, ...search]) };
+  return { plain, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -117,12 +123,13 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
 
 /**
  * Whether a search's count gathers its page too (countAndPageSql): when a rare term is found
- * through the index and the others are tested on its rows (SQLite), counting reads each of
- * those rows anyway. Elsewhere it does not pay: SQLite's other counts read no row (the trigram
- * index or a filter's index answers them), and PostgreSQL's count does check each match's row,
- * but gathering their sort keys as well made a common word's bounded count half as costly again
- * (10,001 rows materialized), more than rare words gained (measured at 1,000,000 posts: rare
- * words +36%, common words -17%). A cursor's page starts mid-list, so it is read as before.
+ * through the index and the others are tested on its rows, counting reads each of those rows
+ * anyway (at most RARE_TERM of them). Elsewhere it does not pay: SQLite's other counts read no
+ * row (the trigram index or a filter's index answers them), and PostgreSQL's count does check
+ * each match's row, but gathering their sort keys as well made a common word's bounded count
+ * half as costly again (10,001 rows materialized), more than rare words gained (measured at
+ * 1,000,000 posts: rare words +36%, common words -17%). A cursor's page starts mid-list, so it
+ * is read as before.
  */
 export function countGathersPage(filter: PostFilter, cursor: string | undefined): boolean {
   return filter.through !== undefined && !cursor;
@@ -220,7 +227,7 @@ export function listPosts(query: ListPostsQuery): Promise<PostList> {
 
 /** The list, and the table version its page was read at (the last read; none when the page has no rows). */
 async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan): Promise<Listed<PostList>> {
-  const rare = await rareTerm(dialect, "Post", terms, plan?.expansions, plan?.rows);
+  const rare = await rareTerm(dialect, "Post", terms, plan?.expansions, await rowsOfTerms("Post", plan, terms));
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions, words: plan?.words });
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;

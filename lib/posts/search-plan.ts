@@ -38,6 +38,9 @@ export function countByWords(rows: TermRows | undefined): number | undefined {
  * at RARE_TERM + 1, so asking costs little even for a common one, and a term found through
  * words is not asked at all where the rows of its words settle it (`rows`, TermPlan): asking
  * took two of the three counts of a word pair (2.7 of 8 ms a request, serially, at a million posts).
+ * PostgreSQL's planner, which plans the rest, read the common word's list too, in the word
+ * index, to count them; there a term is chosen only where the rows of its words settle it
+ * (lib/vocabulary.ts's rowsOfTerms), and nothing is counted to choose.
  */
 export async function rareTerm(
   d: Dialect,
@@ -47,12 +50,12 @@ export async function rareTerm(
   rows?: ReadonlyMap<string, TermRows>,
 ): Promise<string | null> {
   const indexed = indexedTerms(terms);
-  if (!d.plansSearchByHand || indexed.length < 2) return null;
+  if (indexed.length < 2) return null;
   const counts = await Promise.all(
     indexed.map(async (term) => {
       const known = countByWords(rows?.get(term));
       if (known !== undefined) return known;
-      const matches = d.matches(table, [term], expansions);
+      const matches = d.plansSearchByHand && d.matches(table, [term], expansions);
       return matches ? readCount(boundedCount(matches, RARE_TERM)) : Number.POSITIVE_INFINITY;
     }),
   );

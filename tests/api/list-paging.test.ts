@@ -139,6 +139,11 @@ describe("a rare term with a common one", () => {
       // Past the last page: no rows, and the same total.
       const past = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&page=${Math.ceil(expected.length / 20) + 1}${filter}`);
       assert.deepEqual([ids(past.body), past.body.pagination.total, past.body.pagination.hasNextPage], [[], expected.length, false]);
+      // A cursor's page is counted and read apart (not gathered with the count).
+      const first = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20${filter}`);
+      const cursor = first.body.pagination.nextCursor ?? "";
+      const next = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&cursor=${encodeURIComponent(cursor)}${filter}`);
+      assert.deepEqual([ids(next.body), next.body.pagination.total], [expected.slice(20, 40), expected.length]);
     }
   });
 });
