@@ -73,10 +73,11 @@ function gather(error: unknown, facts: Facts = { codes: new Set(), messages: [] 
   return facts;
 }
 
+const lockBusy = ({ codes, messages }: Facts) => [...codes].some((c) => LOCK_CODES.has(c)) || messages.some((m) => /database is locked/i.test(m));
+
 /** Another writer holds the lock (SQLite): worth trying again shortly. */
 export function isLockBusy(error: unknown): boolean {
-  const { codes, messages } = gather(error);
-  return [...codes].some((c) => LOCK_CODES.has(c)) || messages.some((m) => /database is locked/i.test(m));
+  return lockBusy(gather(error));
 }
 
 /**
@@ -84,7 +85,8 @@ export function isLockBusy(error: unknown): boolean {
  * lock, or PostgreSQL's lock_timeout (55P03). Its statement failed, and its transaction with it.
  */
 export function waitedTooLongForLock(error: unknown): boolean {
-  return isLockBusy(error) || gather(error).codes.has("55P03");
+  const facts = gather(error);
+  return lockBusy(facts) || facts.codes.has("55P03");
 }
 
 /** The database cannot serve this now; the client should try again later. */

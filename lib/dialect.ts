@@ -6,7 +6,7 @@ import type { ColumnKind } from "./rows";
 
 // Every difference between the two engines, in one place: an object per engine, chosen once
 // from DATABASE_URL. A query is written once and asks the dialect only for the parts that
-// differ (a substring test, a search, a planner fence), so no query asks which engine it is on.
+// differ (a substring test, a search, a label probe), so no query asks which engine it is on.
 
 /** A table searched by its "searchText" (folded title and content, see lib/search.ts). */
 export type SearchTable = "Post" | "Changelog";
