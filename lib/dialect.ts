@@ -348,9 +348,10 @@ export const postgres: Dialect = {
     // for independent and a common pair for rare, and a bitmap's recheck computed the words of
     // every match (154 ms for "okta reports" at a million posts, against 2 ms walking the order).
     // A rare term of several (`through`, search-plan.ts's rareTerm) is found by its words, on a
-    // page too, and the other longer terms are tested with strpos on its rows: the planner took
-    // "137 people" for rare either way, but intersected 137's rows with every row of "people"
-    // in the word index to count them (102 ms each under load at a million posts).
+    // page too, and the other longer terms are tested with strpos on its rows: counting "137
+    // people" by both terms' words intersected the number's rows with every row of "people" in
+    // the word index (102-138 ms each under load at a million posts), and its page by two LIKEs
+    // read both terms' trigrams (50-114 ms).
     const keys = [...new Set(terms.flatMap((t) => (isShort(t) ? (expansions?.get(t) ?? []) : [])))];
     const byWords = (words: readonly string[]) => Prisma.sql`"search_words"(${searchText(alias)}) && ARRAY[${Prisma.join(words)}]::text[]`;
     const conditions = terms.flatMap((t) => {

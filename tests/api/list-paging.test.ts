@@ -139,7 +139,7 @@ describe("a rare term with a common one", () => {
       // Past the last page: no rows, and the same total.
       const past = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&page=${Math.ceil(expected.length / 20) + 1}${filter}`);
       assert.deepEqual([ids(past.body), past.body.pagination.total, past.body.pagination.hasNextPage], [[], expected.length, false]);
-      // A cursor's page is counted and read apart (not gathered with the count).
+      // A cursor's page is read on its own, not gathered with the count.
       const first = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20${filter}`);
       const cursor = first.body.pagination.nextCursor ?? "";
       const next = await get(`/api/v1/posts?search=the%20Okta&sortBy=${sortBy}&limit=20&cursor=${encodeURIComponent(cursor)}${filter}`);
