@@ -40,6 +40,8 @@ export interface Server {
   seen: Map<number, string>;
   /** Whether the database runs in processes of its own (PostgreSQL), whose CPU time is counted apart. */
   databaseProcesses: boolean;
+  /** The SQLite database file, whose pages its readers map (residentMb); none on PostgreSQL. */
+  databaseFile?: string;
   /**
    * The event-loop holds its serving processes reported (lib/event-loop.ts, each process's
    * longest of the second before), as they arrived; none from a server that does not report them.
@@ -127,13 +129,30 @@ export function noteProcesses(server: Server, tree: number[]): void {
 
 export const nodeProcesses = (server: Server) => [...server.seen.values()].filter((name) => name === "node").length;
 
-/** Resident memory of a process, in MB, from /proc (Linux); 0 once it is gone. */
-function rssMb(pid: number): number {
+/**
+ * Resident memory of a process, in MB, from /proc (Linux): its own, and apart from it the pages
+ * of `mappedFile` it maps (SQLite's readers map the database file: those pages are the kernel's
+ * page cache, shared by every process that reads the file and dropped first under pressure, so
+ * they are not the process's to count). Zeros once it is gone.
+ */
+function residentMb(pid: number, mappedFile?: string): { own: number; mapped: number } {
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    if (!mappedFile) return { own: Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024, mapped: 0 };
+    let total = 0;
+    let mapped = 0;
+    let inFile = false;
+    for (const line of fs.readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+      // A mapping's first line: its address range, ..., and the file it maps, if any.
+      if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${mappedFile}`);
+      else if (line.startsWith("Rss:")) {
+        const kb = Number(/(\d+)/.exec(line)?.[1] ?? 0);
+        total += kb;
+        if (inFile) mapped += kb;
+      }
+    }
+    return { own: (total - mapped) / 1024, mapped: mapped / 1024 };
   } catch {
-    return 0;
+    return { own: 0, mapped: 0 };
   }
 }
 
@@ -223,21 +242,25 @@ function cpuPerAnswer(before: CpuReading, after: CpuReading, answers: number, se
 }
 
 export interface Memory {
-  /** The largest resident set of any one process of the server's tree. */
+  /** The largest resident set of any one process of the server's tree, without the database file's mapped pages. */
   maxProcessMb: number;
-  /** The largest sum over the tree at one moment. */
+  /** The largest sum over the tree at one moment, the same way. */
   maxSumMb: number;
+  /** The most pages of the SQLite database file one process had mapped (residentMb). */
+  maxMappedMb: number;
   processes: number;
 }
 
 /** Samples the resident memory of a server's whole process tree until stopped. */
 function memorySampler(server: Server): { stop(): Memory } {
-  const memory: Memory = { maxProcessMb: 0, maxSumMb: 0, processes: 0 };
+  const memory: Memory = { maxProcessMb: 0, maxSumMb: 0, maxMappedMb: 0, processes: 0 };
   const sample = () => {
     const tree = processTree(server.process.pid ?? 0);
-    const sizes = tree.map(rssMb);
+    const resident = tree.map((pid) => residentMb(pid, server.databaseFile));
+    const sizes = resident.map((r) => r.own);
     noteProcesses(server, tree);
     memory.maxProcessMb = Math.max(memory.maxProcessMb, ...sizes);
+    memory.maxMappedMb = Math.max(memory.maxMappedMb, ...resident.map((r) => r.mapped));
     memory.maxSumMb = Math.max(memory.maxSumMb, sizes.reduce((a, b) => a + b, 0));
     memory.processes = Math.max(memory.processes, tree.length);
   };

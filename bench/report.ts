@@ -97,7 +97,8 @@ export function errorText(m: Measure): string {
 /** A run's longest event-loop hold: "-" where the server did not report its holds. */
 export const heldText = (heldMs: number | null) => (heldMs === null ? "-" : f0(heldMs));
 
-const memoryText = (m: Memory) => `${f0(m.maxProcessMb)} | ${f0(m.maxSumMb)} (${m.processes})`;
+const memoryText = (m: Memory) =>
+  `${f0(m.maxProcessMb)}${m.maxMappedMb >= 1 ? ` (+${f0(m.maxMappedMb)} mapped)` : ""} | ${f0(m.maxSumMb)} (${m.processes})`;
 
 /** The parts of the machine whose CPU time is given, in the order the report gives them. */
 const CPU_PARTS = ["server", "dispatcher", "database", "bench"] as const;
@@ -196,6 +197,7 @@ function targets(rows: Row[]): string[] {
   const all = rows.flatMap((r) => [r.app, ...r.floorRuns]);
   const maxProcess = Math.max(0, ...all.map((m) => m.memory.maxProcessMb));
   const maxSum = Math.max(0, ...all.map((m) => m.memory.maxSumMb));
+  const maxMapped = Math.max(0, ...all.map((m) => m.memory.maxMappedMb));
   const failing = rows.filter((r) => errorCount(r.app) > 0);
   return [
     "## Targets",
@@ -207,7 +209,7 @@ function targets(rows: Row[]): string[] {
     `- Short-term search at p99 < ${TARGET_SHORT_TERM_P99_MS} ms: ${verdict(short, (r) => (r.app.p99 >= TARGET_SHORT_TERM_P99_MS ? `p99 ${ms(r.app.p99)} ms` : undefined))}.`,
     `- The floor stays fast meanwhile (the health probe's p99 < ${TARGET_P99_MS} ms during the short-term run): ${verdict(short, (r) => (r.app.probe.p99 >= TARGET_P99_MS ? `probe p99 ${ms(r.app.probe.p99)} ms` : undefined))}.`,
     `- No request holds a serving process's event loop for more than about ${TARGET_HELD_MS} ms (the longest hold in each varied run at concurrency ${TARGET_CONNECTIONS}, short terms included): ${verdict(atTarget, (r) => (r.app.heldMs === null ? "not reported" : r.app.heldMs > TARGET_HELD_MS ? `held ${f0(r.app.heldMs)} ms` : undefined))}.`,
-    `- Memory < ${TARGET_MB_PER_PROCESS} MB per process, over every run: ${maxProcess < TARGET_MB_PER_PROCESS ? "met" : `missed by ${f0(maxProcess - TARGET_MB_PER_PROCESS)} MB`} (largest process ${f0(maxProcess)} MB; largest sum over a server's processes ${f0(maxSum)} MB).`,
+    `- Memory < ${TARGET_MB_PER_PROCESS} MB per process, over every run: ${maxProcess < TARGET_MB_PER_PROCESS ? "met" : `missed by ${f0(maxProcess - TARGET_MB_PER_PROCESS)} MB`} (largest process ${f0(maxProcess)} MB; largest sum over a server's processes ${f0(maxSum)} MB${maxMapped >= 1 ? `; besides, up to ${f0(maxMapped)} MB of the database file mapped in one process` : ""}).`,
     `- A PUT with one subscribed webhook endpoint within ${WEBHOOK_COST * 100}% of the PUT without, in throughput and p99 (each the median of its alternated runs): ${webhookVerdict(rows)}.`,
     `- No errors, non-2xx answers or timeouts in any run: ${failing.length ? `missed by ${failing.map((r) => `${r.scenario.name}@${r.connections} with ${plural(r.workers, "worker")} (${errorText(r.app)})`).join(", ")}` : "met"}.`,
     "",
@@ -255,7 +257,7 @@ export function report(context: Context, rows: Row[]): string {
     "- Cache-warm scenarios repeat one request for the whole run, so every cache answers them: a ceiling, not what users get.",
     "- req/s counts 2xx answers only; latencies count every answer; errors (non-2xx answers, timeouts after 10 s, connection errors) are listed per row, never dropped.",
     "- Floor: GET /api/health on the same server (a route handler with no database work), same worker count and connections. Health p99: while each run goes on, a probe in a thread of its own asks GET /api/health every 50 ms over one more connection.",
-    "- Memory: resident set size of the server's process and of every descendant (its workers and its webhook dispatcher), sampled every 200 ms: the largest single process, and the largest sum with the number of processes.",
+    "- Memory: resident set size of the server's process and of every descendant (its workers and its webhook dispatcher), sampled every 200 ms: the largest single process, and the largest sum with the number of processes. On SQLite the read threads map the database file (SQLITE_MMAP_MB); the pages of it a process has mapped are the kernel's page cache, shared with every reader of the file and dropped first under pressure, so they are shown apart (\"+N mapped\", the most in one process) and not counted against the target.",
     `- Machine load (1-minute load average) at the start and end of the run: ${context.loadAtStart.toFixed(1)} / ${(os.loadavg()[0] ?? 0).toFixed(1)}. Other work on the machine (colleagues' test runs) shows up as noise.`,
     settings.baseline
       ? "- Baseline: bench/baseline-server.ts (node:http, the same driver, hand-written SQL), on the cache-warm scenarios only, during the first worker count. Its SQL is the naive plan (it counts every total and sorts every match on each request), so it is slower than the app wherever the app caches a total or walks an index; read it as a reference, not as a bound."

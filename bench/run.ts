@@ -42,6 +42,7 @@ import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "
 import { describeStamp, readStamp, sourceStamp, writeStamp } from "./source";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 import { EVENT_LOOP_HELD } from "../lib/event-loop";
+import { sqlitePath } from "../lib/env";
 import { scriptArgs, serverArgs } from "../lib/server-command";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -372,7 +373,8 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
   const profile = options["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options["cpu-prof"])}`] : [];
   const args = kind === "app" ? [...profile, ...serverArgs(root)] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
-  const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url), holds: [] };
+  const databaseFile = url.startsWith("file:") ? sqlitePath(url) : undefined;
+  const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url), databaseFile, holds: [] };
   if (child.stderr) readHolds(child.stderr, server.holds, EVENT_LOOP_HELD);
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the ${kind} server exited with ${child.exitCode}`);

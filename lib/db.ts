@@ -47,6 +47,7 @@ function sqliteReadPool(): ReadPool {
     globalForReader.feedbackReadPool = new ReadPool({
       file: sqlitePath(config.DATABASE_URL),
       size: config.SQLITE_READ_WORKERS,
+      mmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024,
       budgetMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
       busyTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
       maxQueue: 1000,

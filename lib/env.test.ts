@@ -16,6 +16,7 @@ describe("environment: audit, webhook and event-loop settings", () => {
     assert.equal(config.WEBHOOK_DISPATCH, true);
     assert.equal(config.CRON_SECRET, undefined);
     assert.equal(config.EVENT_LOOP_WARN_MS, 50);
+    assert.equal(config.SQLITE_MMAP_MB, 2047, "as much as SQLite maps");
   });
 
   it("reads the values as written", () => {
@@ -33,6 +34,7 @@ describe("environment: audit, webhook and event-loop settings", () => {
     assert.equal(config.CRON_SECRET, "s3cret");
     assert.equal(parseEnv({ AUDIT_RETENTION_DAYS: "" }).AUDIT_RETENTION_DAYS, undefined, "empty is unset");
     assert.equal(parseEnv({ EVENT_LOOP_WARN_MS: "0" }).EVENT_LOOP_WARN_MS, 0, "0 turns the warning off");
+    assert.equal(parseEnv({ SQLITE_MMAP_MB: "0" }).SQLITE_MMAP_MB, 0, "0 maps nothing");
   });
 
   for (const [name, value] of [
@@ -49,6 +51,9 @@ describe("environment: audit, webhook and event-loop settings", () => {
     ["EVENT_LOOP_WARN_MS", "abc"],
     ["EVENT_LOOP_WARN_MS", "2.5"],
     ["EVENT_LOOP_WARN_MS", "60001"],
+    ["SQLITE_MMAP_MB", "-1"],
+    ["SQLITE_MMAP_MB", "2048"],
+    ["SQLITE_MMAP_MB", "lots"],
   ] as const) {
     it(`refuses ${name}=${value}, naming it`, () => {
       assert.throws(() => parseEnv({ [name]: value }), (error: Error) => error.message.includes(name));

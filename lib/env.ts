@@ -44,6 +44,9 @@ const schema = z.object({
   // SQLite: worker threads per process that run reads off the event loop, each with its own
   // connection. Unset, it depends on WEB_CONCURRENCY (see readWorkersFor).
   SQLITE_READ_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  // SQLite: how many MB of the database file each read thread maps into memory (mmap_size);
+  // 0 turns it off. SQLite maps at most 2,047 MB.
+  SQLITE_MMAP_MB: integer(2047, 0, 2047),
   // Requests per minute a single API key may make; 0 turns the limit off.
   RATE_LIMIT_PER_MINUTE: integer(6000, 0, 10_000_000),
   // Requests per minute one client address may make before authentication (unknown or missing

@@ -89,6 +89,18 @@ describe("ReadPool", () => {
     }
   });
 
+  it("maps as much of the database file into each reader as asked, and none by default", async () => {
+    const mapped = pool({ mmapBytes: 64 * 1024 * 1024, size: 1 });
+    const plain = pool({ size: 1 });
+    try {
+      assert.deepEqual(await mapped.run("PRAGMA mmap_size", []), [{ mmap_size: 64 * 1024 * 1024 }]);
+      assert.deepEqual(await mapped.run("SELECT name FROM t WHERE id = ?", [3]), [{ name: "c" }], "reads through the mapping");
+      assert.deepEqual(await plain.run("PRAGMA mmap_size", []), [{ mmap_size: 0 }]);
+    } finally {
+      await Promise.all([mapped.close(), plain.close()]);
+    }
+  });
+
   it("refuses to write", async () => {
     const reader = pool();
     try {

@@ -44,6 +44,8 @@ export interface ReadPoolOptions {
   budgetMs: number;
   busyTimeoutMs: number;
   maxQueue: number;
+  /** How much of the database file each reader maps into memory (SQLite's mmap_size); 0: none. */
+  mmapBytes?: number;
 }
 
 const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "sqlite", "read-worker.mjs");
@@ -78,7 +80,7 @@ export class ReadPool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_FILE, {
-      workerData: { file: this.options.file, busyTimeoutMs: this.options.busyTimeoutMs },
+      workerData: { file: this.options.file, busyTimeoutMs: this.options.busyTimeoutMs, mmapBytes: this.options.mmapBytes ?? 0 },
     });
     // An idle worker must not keep a command-line process alive; a busy one must.
     worker.unref();
