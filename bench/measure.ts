@@ -40,7 +40,7 @@ export interface Server {
   seen: Map<number, string>;
   /** Whether the database runs in processes of its own (PostgreSQL), whose CPU time is counted apart. */
   databaseProcesses: boolean;
-  /** The SQLite database file, whose pages its readers map (residentMb); none on PostgreSQL. */
+  /** The SQLite database file, whose pages its readers map (mappedFilesMb); none on PostgreSQL. */
   databaseFile?: string;
   /**
    * The event-loop holds its serving processes reported (lib/event-loop.ts, each process's
@@ -259,7 +259,7 @@ export interface Memory {
   maxProcessMb: number;
   /** The largest sum over the tree at one moment, the same way. */
   maxSumMb: number;
-  /** The most pages of the SQLite database file one process had mapped (residentMb). */
+  /** The most pages of the SQLite database file one process had mapped (mappedFilesMb). */
   maxMappedMb: number;
   processes: number;
 }

@@ -373,7 +373,8 @@ async function start(kind: "app" | "baseline", url: string, port: number, worker
   const profile = options["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(options["cpu-prof"])}`] : [];
   const args = kind === "app" ? [...profile, ...serverArgs(root)] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "ignore", "pipe"] });
-  const databaseFile = url.startsWith("file:") ? sqlitePath(url) : undefined;
+  // As /proc/<pid>/smaps names it: links resolved.
+  const databaseFile = url.startsWith("file:") ? fs.realpathSync(sqlitePath(url)) : undefined;
   const server: Server = { process: child, port, seen: new Map(), databaseProcesses: /^postgres(ql)?:/.test(url), databaseFile, holds: [] };
   if (child.stderr) readHolds(child.stderr, server.holds, EVENT_LOOP_HELD);
   for (let i = 0; i < 300; i++) {
