@@ -358,8 +358,7 @@ export async function termRowsOf(
   const words = plan.words?.get(term);
   const sql = table === "Post" && words?.length ? dialect.postWordRows(words, filters) : null;
   if (!words || !sql) return undefined;
-  const counted = new Map((await read(sql, wordRowsRow)).map((row) => [row.word, row.rows]));
-  return rowsOfListed(words.map((word) => counted.get(word) ?? 0));
+  return (await readWordRows(sql))(words);
 }
 
 /**
@@ -376,8 +375,14 @@ export async function rowsOfTerms(table: SearchTable, plan: TermPlan | undefined
   });
   const sql = table === "Post" && listed.length >= 2 ? dialect.postWordRows([...new Set(listed.flatMap(([, words]) => words))], {}) : null;
   if (!sql) return undefined;
+  const rowsOf = await readWordRows(sql);
+  return new Map(listed.map(([term, words]) => [term, rowsOf(words)]));
+}
+
+/** Reads the rows kept for each word (Dialect.postWordRows) and gives a term's rows from its words'. */
+async function readWordRows(sql: Prisma.Sql): Promise<(words: readonly string[]) => TermRows> {
   const counted = new Map((await read(sql, wordRowsRow)).map((row) => [row.word, row.rows]));
-  return new Map(listed.map(([term, words]) => [term, rowsOfListed(words.map((word) => counted.get(word) ?? 0))]));
+  return (words) => rowsOfListed(words.map((word) => counted.get(word) ?? 0));
 }
 
 /** A term's rows, from the rows each of its words lists. */
