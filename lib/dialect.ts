@@ -169,17 +169,20 @@ const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 const KEY_MARK = "ς";
 
 /** Each kind of filter key's letter, after the mark. */
-const KEY_KINDS = { board: "b", status: "s", label: "l" } as const;
+const KEY_KINDS = { board: "b", status: "s", boardStatus: "p", label: "l" } as const;
 
 /**
  * The word of a word index that every row with a value of a filter holds: the mark, the kind's
  * letter, and the value's UTF-8 bytes in lowercase hex, which the 'ascii' tokenizer keeps in one
- * word. A post holds its board's id and its status's; a changelog its status and each of its
- * labels' folded names. A search by words with such filters is then counted by the index alone
- * (SQLite).
+ * word; a key of two values ("boardStatus") joins their hex with "x", which hex never holds. A
+ * post holds its board's id, its status's, and both together (the word_index_board_status_keys
+ * migration: FTS5 steps through every list it intersects, and the pair's is a thirtieth of the
+ * posts where the board's and the status's are a fifth and a sixth); a changelog its status and
+ * each of its labels' folded names. A search by words with such filters is then counted by the
+ * index alone (SQLite).
  */
-export function filterKey(kind: keyof typeof KEY_KINDS, value: string): string {
-  return `${KEY_MARK}${KEY_KINDS[kind]}${Buffer.from(value, "utf8").toString("hex")}`;
+export function filterKey(kind: keyof typeof KEY_KINDS, ...values: [string, ...string[]]): string {
+  return `${KEY_MARK}${KEY_KINDS[kind]}${values.map((value) => Buffer.from(value, "utf8").toString("hex")).join("x")}`;
 }
 
 /**

@@ -294,10 +294,11 @@ function indexedPosts(alphabet: string[], seed: number, count: number, lengthOf:
   for (let i = 0; i < count; i++) insert.run(...row(Array.from({ length: lengthOf(i, random) }, () => alphabet[random(alphabet.length)]).join("")));
   for (const text of extra) insert.run(...row(text));
   database.exec(`INSERT INTO "PostSearch"("PostSearch") VALUES ('rebuild')`);
-  // As the word_index_filter_keys migration fills it: the text, then the board's and the status's keys.
+  // As the word_index_board_status_keys migration fills it: the text, then the board's key, the status's, and the pair's.
   database.exec(`
     INSERT INTO "PostWords"(rowid, "searchText")
-      SELECT "seq", "searchText" || char(10) || 'ςb' || lower(hex("boardId")) || ' ςs' || lower(hex("statusId")) FROM "Post"`);
+      SELECT "seq", "searchText" || char(10) || 'ςb' || lower(hex("boardId")) || ' ςs' || lower(hex("statusId"))
+        || ' ςp' || lower(hex("boardId")) || 'x' || lower(hex("statusId")) FROM "Post"`);
   // Small chunks, so that a read takes many statements.
   const rows = readVocabulary(database, vocabularyStatements("Post", dialects.sqlite, 7));
   assert.ok(rows);
@@ -381,15 +382,18 @@ describe("longer terms on a real word index", () => {
           const counted = database.prepare(`SELECT count(*) AS n FROM (${matches.sql})`).get(...matches.values) as { n: number };
           assert.equal(counted.n, expected.length, `count of ${search.join(" ")}`);
         }
-        // With a board and a status, by their keys where every term goes through words.
+        // With a board and a status, by their keys where every term goes through words: the
+        // board's and the status's, or the pair's alone.
         const [board, status] = [BOARDS[i % 2] as string, STATUSES[(i >> 1) % 2] as string];
-        const keyed = d.matches("Post", search, expansions, [[filterKey("board", board)], [filterKey("status", status)]]);
-        if (keyed) {
-          keyedCounts++;
-          const filtered = seqs({ sql: `SELECT "seq" FROM "Post" WHERE "boardId" = ? AND "statusId" = ? ORDER BY "seq"`, values: [board, status] });
-          const counted = database.prepare(`SELECT count(*) AS n FROM (${keyed.sql})`).get(...keyed.values) as { n: number };
-          assert.equal(counted.n, expected.filter((seq) => filtered.includes(seq)).length, `count of ${search.join(" ")} on ${JSON.stringify([board, status])}`);
-        } else assert.ok(!search.every((t) => t.length > 2 && expansions.has(t)), `${search.join(" ")}: every term by words, so keys serve`);
+        const filtered = seqs({ sql: `SELECT "seq" FROM "Post" WHERE "boardId" = ? AND "statusId" = ? ORDER BY "seq"`, values: [board, status] });
+        for (const keys of [[[filterKey("board", board)], [filterKey("status", status)]], [[filterKey("boardStatus", board, status)]]]) {
+          const keyed = d.matches("Post", search, expansions, keys);
+          if (keyed) {
+            keyedCounts++;
+            const counted = database.prepare(`SELECT count(*) AS n FROM (${keyed.sql})`).get(...keyed.values) as { n: number };
+            assert.equal(counted.n, expected.filter((seq) => filtered.includes(seq)).length, `count of ${search.join(" ")} on ${JSON.stringify(keys)}`);
+          } else assert.ok(!search.every((t) => t.length > 2 && expansions.has(t)), `${search.join(" ")}: every term by words, so keys serve`);
+        }
       }
     }
     assert.ok(byWords > 100 && none > 10 && keyedCounts > 50, `through words ${byWords}, in no row ${none}, counted with keys ${keyedCounts}`);

@@ -119,7 +119,9 @@ describe("post search on SQLite", () => {
     const status = Buffer.from("s1").toString("hex");
     const both = countSql(postFilter(query({ boardId: "b1", statusId: "s1", search: "dark" }), d, { expansions: words }), d);
     assert.equal(oneLine(both.sql), `SELECT count(*) AS "total" FROM (SELECT 1 FROM "PostWords" WHERE "PostWords" MATCH ? LIMIT ?) counted`);
-    assert.deepEqual(both.values, [`("dark" OR "darker") AND "ςb${board}" AND "ςs${status}"`, 10_001]);
+    // Both filters by the pair's one key; one of them by its own.
+    assert.deepEqual(both.values, [`("dark" OR "darker") AND "ςp${board}x${status}"`, 10_001]);
+    assert.deepEqual(countSql(postFilter(query({ statusId: "s1", search: "dark" }), d, { expansions: words }), d).values, [`("dark" OR "darker") AND "ςs${status}"`, 10_001]);
     // Not through the trigram index, which holds no keys; not with a filter that has no key.
     assert.match(countSql(postFilter(query({ boardId: "b1", search: "dark" }), d), d).sql, /FROM "Post" t WHERE/);
     assert.match(countSql(postFilter(query({ postedById: "u1", search: "dark" }), d, { expansions: words }), d).sql, /FROM "Post" t WHERE/);

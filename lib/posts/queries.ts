@@ -86,10 +86,13 @@ export function postFilter(
   });
   const served: Expansions | undefined = rareWords.length ? new Map([...(expansions ?? []), ...rareWords]) : expansions;
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served })] : [];
+  // Board and status together by their pair's key: one short list instead of two long ones.
   const keys =
     query.id || query.postedById
       ? null
-      : [...(query.boardId ? [[filterKey("board", query.boardId)]] : []), ...(query.statusId ? [[filterKey("status", query.statusId)]] : [])];
+      : query.boardId && query.statusId
+        ? [[filterKey("boardStatus", query.boardId, query.statusId)]]
+        : [...(query.boardId ? [[filterKey("board", query.boardId)]] : []), ...(query.statusId ? [[filterKey("status", query.statusId)]] : [])];
   return { plain, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
 }
 
