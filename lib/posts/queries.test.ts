@@ -122,6 +122,13 @@ describe("post search on SQLite", () => {
     // Both filters by the pair's one key; one of them by its own.
     assert.deepEqual(both.values, [`("dark" OR "darker") AND "ςp${board}x${status}"`, 10_001]);
     assert.deepEqual(countSql(postFilter(query({ statusId: "s1", search: "dark" }), d, { expansions: words }), d).values, [`("dark" OR "darker") AND "ςs${status}"`, 10_001]);
+    // A page the index finds tests the filter's index against the keyed matches.
+    const filter = postFilter(query({ boardId: "b1", statusId: "s1", search: "dark" }), d, { expansions: words });
+    assert.equal(
+      oneLine(filter.where.sql),
+      `WHERE t."boardId" = ? AND t."statusId" = ? AND +t."seq" IN (SELECT rowid FROM "PostWords" WHERE "PostWords" MATCH ?)`,
+    );
+    assert.deepEqual(filter.where.values, ["b1", "s1", `("dark" OR "darker") AND "ςp${board}x${status}"`]);
     // Not through the trigram index, which holds no keys; not with a filter that has no key.
     assert.match(countSql(postFilter(query({ boardId: "b1", search: "dark" }), d), d).sql, /FROM "Post" t WHERE/);
     assert.match(countSql(postFilter(query({ postedById: "u1", search: "dark" }), d, { expansions: words }), d).sql, /FROM "Post" t WHERE/);

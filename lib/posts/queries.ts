@@ -85,7 +85,6 @@ export function postFilter(
     return found?.length ? [[t, found]] : [];
   });
   const served: Expansions | undefined = rareWords.length ? new Map([...(expansions ?? []), ...rareWords]) : expansions;
-  const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served })] : [];
   // Board and status together by their pair's key: one short list instead of two long ones.
   const keys =
     query.id || query.postedById
@@ -93,6 +92,12 @@ export function postFilter(
       : query.boardId && query.statusId
         ? [[filterKey("boardStatus", query.boardId, query.statusId)]]
         : [...(query.boardId ? [[filterKey("board", query.boardId)]] : []), ...(query.statusId ? [[filterKey("status", query.statusId)]] : [])];
+  // Where the word index holds the filters' keys (SQLite), a page the index finds tests each
+  // entry of the filter's index against the matches that hold those keys too, not against every
+  // match of the words: that list was built whole first (4.1-4.7 ms a page under load at a
+  // million posts, for a word in 37,000 posts on one board and status).
+  const keyed = keys?.length && !through && d.matches("Post", terms, served, keys) ? keys : undefined;
+  const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served, keys: keyed })] : [];
   return { plain, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
 }
 
