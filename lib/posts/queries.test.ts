@@ -4,7 +4,7 @@ import { dialects } from "../dialect";
 import { after } from "../keyset";
 import { countAndPageSql, countGathersPage, countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
 import type { ListPostsQuery } from "./schemas";
-import { countByWords, listedWalkSql, walkLength, walkSql } from "./search-plan";
+import { countByWords, walkLength, walkSql } from "./search-plan";
 
 // The SQL each engine gets for a post list. The speed of the list rests on its shape (see the
 // comments in queries.ts and search-plan.ts); a refactor that loses a piece fails here.
@@ -145,29 +145,6 @@ describe("post search on SQLite", () => {
       `SELECT w."id" FROM ( SELECT t."id", t."searchText", t."upvotes", t."createdAt" FROM "Post" t WHERE t."boardId" = ? ORDER BY t."createdAt" DESC, t."id" DESC LIMIT ?) w WHERE instr(w."searchText", ?) > 0 ORDER BY w."createdAt" DESC, w."id" DESC LIMIT ? OFFSET ?`,
     );
     assert.deepEqual(walk.values, ["b1", 1000, "dark", 20, 0]);
-  });
-
-  it("walks the order's index against the index's list of matches when the index answers the search alone", () => {
-    const words = new Map([["dark", ["dark", "darker"]]]);
-    const filter = postFilter(query({ search: "dark mode" }), d, { expansions: words });
-    const listed = listedWalkSql({ filter, order: orderOn("top"), limit: 21, offset: 20 });
-    assert.ok(listed);
-    assert.equal(
-      oneLine(listed.sql),
-      `SELECT t."id" FROM "Post" t WHERE +t."seq" IN (SELECT rowid FROM "PostSearch" WHERE "PostSearch" MATCH ?) ORDER BY t."upvotes" DESC, t."createdAt" DESC, t."id" DESC LIMIT ? OFFSET ?`,
-    );
-    // "mode" has no words listed, so both terms go to the trigram index (a search goes wholly to one).
-    assert.deepEqual(listed.values, ['"dark" AND "mode"', 21, 20]);
-    // Not with another filter (a walk of its index reads few rows), a short term the index
-    // leaves to a row test, or a rare term found alone; nor on PostgreSQL.
-    for (const other of [
-      postFilter(query({ search: "dark", boardId: "b1" }), d, { expansions: words }),
-      postFilter(query({ search: "dark ab" }), d),
-      postFilter(query({ search: "137 people" }), d, { through: ["137"] }),
-      postFilter(query({ search: "dark" }), dialects.postgres),
-    ]) {
-      assert.equal(listedWalkSql({ filter: other, order: orderOn("top"), limit: 21, offset: 0 }), null);
-    }
   });
 
   it("takes a term's count for choosing the rare one from its words' rows only where they settle it", () => {

@@ -58,12 +58,6 @@ export interface PostFilter {
   search: Prisma.Sql[];
   /** The word index's keys for the filters other than search, or null when one of them has none (ids, author). */
   keys: string[][] | null;
-  /**
-   * With no other filter, where the index answers every term (SQLite): the search as a walk of
-   * the sort order's index, testing each entry against the index's list of the matches
-   * (search-plan.ts's listedWalkSql).
-   */
-  listed?: Prisma.Sql;
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
@@ -104,8 +98,7 @@ export function postFilter(
   // million posts, for a word in 37,000 posts on one board and status).
   const keyed = keys?.length && !through && d.matches("Post", terms, served, keys) ? keys : undefined;
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served, keys: keyed })] : [];
-  const listed = terms.length && !plain.length && !through && d.matches("Post", terms, served) ? d.search("Post", "t", terms, { walk: true, expansions: served }) : undefined;
-  return { plain, terms, through, expansions: served, words, search, keys, listed, where: where([...plain, ...search]) };
+  return { plain, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */

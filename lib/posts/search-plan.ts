@@ -105,21 +105,6 @@ export function walkSql({ filter, order, limit, offset }: Walk, length: number, 
 }
 
 /**
- * The page of a search the index answers alone (filter.listed), by walking the sort order's
- * index and testing each entry against the index's list of the matches: it reads no row but the
- * page's, where walkSql reads each row it walks. Where the count is exact, that list holds at
- * most SEARCH_TOTAL_LIMIT rows, built for about what the count cost; at a million posts, for
- * pairs of words with 5,000-7,000 matches, pages 1 and 2 took 2.7-2.9 ms this way against
- * 6-11 ms walking the rows in the `top` order (scattered in the table), and 2.6-2.9 against
- * 1.9-4.6 in the `latest` order. Null where there is no such list.
- */
-export function listedWalkSql({ filter, order, limit, offset }: Walk): Prisma.Sql | null {
-  if (!filter.listed) return null;
-  return Prisma.sql`SELECT t."id" FROM "Post" t ${where(filter.start ? [filter.start, filter.listed] : [filter.listed])}
-      ORDER BY ${order("t")} LIMIT ${limit} OFFSET ${offset}`;
-}
-
-/**
  * The page found by walking, or null when the index should be asked instead: the dialect
  * leaves the choice to its planner, there is no search, the terms are too rare for a short
  * walk, or the walk did not fill the page. `rows` gives an upper bound on the table's rows.
@@ -135,9 +120,6 @@ export async function pageByWalking<R>(
   if (!matches) return null;
   const length = walkLength(walk.offset + walk.limit, matches, await rows());
   if (!length) return null;
-  // An exact count: the index's list of the matches is short, and the order's index is walked against it.
-  const listed = matches <= SEARCH_TOTAL_LIMIT ? listedWalkSql(walk) : null;
-  if (listed) return rowsOf(listed);
   const page = await rowsOf(walkSql(walk, length, d));
   return page.length === walk.limit ? page : null;
 }
