@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { changelogKeys, changelogWhere, countSql, pageSql, walkFinds } from "./queries";
+import { changelogKeys, changelogWhere, countSql, pageSql, scanFinds, walkFinds } from "./queries";
 import type { ListChangelogsQuery } from "./schemas";
 
 // The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
@@ -78,6 +78,25 @@ describe("changelog list SQL", () => {
     // Deeper pages walk further: page 50 of 100 for a word in 300 of them reads its matches.
     assert.equal(walkFinds(300, 21, 50_000), true);
     assert.equal(walkFinds(300, 5_001, 50_000), false);
+  });
+
+  it("tests each changelog's own text when the matches are many, with status and labels as plain conditions", () => {
+    const filtered = query({ status: "Published", labels: ["API", "Mobile"], search: "Now av" });
+    const where = changelogWhere(filtered, dialects.sqlite, { scan: true });
+    assert.equal(oneLine(where.sql), `WHERE t."status" = ? AND ${EXISTS}) AND instr(t."searchText", ?) > 0 AND instr(t."searchText", ?) > 0`);
+    assert.deepEqual(where.values, ["Published", "api", "mobile", "now", "av"]);
+  });
+
+  it("tests the text when the walk is short next to the matches' list", () => {
+    // 50,000 changelogs: a word in all of them, pages 1 and 5 of 100; a word in 2,422, page 1 of 20.
+    assert.equal(scanFinds(50_000, 21, 50_000), true);
+    assert.equal(scanFinds(10_001, 501, 50_000), false);
+    assert.equal(scanFinds(50_000, 501, 50_000), true);
+    assert.equal(scanFinds(2_422, 21, 50_000), false);
+    assert.equal(scanFinds(0, 21, 50_000), false);
+    // The API tests' 600 changelogs: a word in all of them scans for a page ending at row 21, not 101.
+    assert.equal(scanFinds(600, 21, 600), true);
+    assert.equal(scanFinds(600, 101, 600), false);
   });
 
   it("searches with an escaped LIKE on PostgreSQL", () => {

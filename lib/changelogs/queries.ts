@@ -32,7 +32,8 @@ const labelRow = rowType<{ changelogId: string; name: string }>({});
  * index serves (lib/vocabulary.ts); `counting`: for the count, which needs no row test for them;
  * `common`: the search matches many changelogs, so a page is found by walking the sort order;
  * `keys`: the filters' keys (changelogKeys) the search's matches hold, where the word index
- * serves them, so no changelog's labels are probed.
+ * serves them, so no changelog's labels are probed; `scan`: the matches are so many that the
+ * walk tests each changelog's own text (scanFinds), and the index is not asked at all.
  */
 export function changelogWhere(
   query: ListChangelogsQuery,
@@ -43,14 +44,16 @@ export function changelogWhere(
     counting,
     common = false,
     keys,
-  }: { start?: Prisma.Sql; expansions?: Expansions; counting?: boolean; common?: boolean; keys?: string[][] } = {},
+    scan = false,
+  }: { start?: Prisma.Sql; expansions?: Expansions; counting?: boolean; common?: boolean; keys?: string[][]; scan?: boolean } = {},
 ): Prisma.Sql {
   const conditions: Prisma.Sql[] = start ? [start] : [];
   if (query.id) conditions.push(Prisma.sql`t."id" IN (${Prisma.join(query.id)})`);
   if (query.status) conditions.push(Prisma.sql`t."status" = ${query.status}`);
   if (query.labels && !keys?.length) conditions.push(d.anyLabel("t", [...new Set(query.labels.map(fold))]));
   const terms = searchTerms(query.search);
-  if (terms.length) conditions.push(d.search("Changelog", "t", terms, { walk: conditions.length > 0 || common, expansions, counting, keys }));
+  if (terms.length && scan) conditions.push(d.contains("t", terms));
+  else if (terms.length) conditions.push(d.search("Changelog", "t", terms, { walk: conditions.length > 0 || common, expansions, counting, keys }));
   return where(conditions);
 }
 
@@ -149,6 +152,27 @@ export function walkFinds(matches: number, needed: number, rows: number): boolea
   return matches > 0 && needed * rows < ROW_READ_STEPS * matches * matches;
 }
 
+/**
+ * A walk that tests each changelog's text costs about this many steps of one that tests it
+ * against the matches' list (SQLite, 50,000 changelogs: reading the row and testing it about
+ * 1 µs, against 0.15 µs a walked entry and 0.13 µs a match of the list, which is built whole
+ * before the walk starts).
+ */
+const TEXT_TEST_STEPS = 7;
+
+/**
+ * Whether a walk of the sort order (walkFinds) finds a page ending at row `needed` sooner by
+ * testing each changelog's own text than by testing it against the list of the `matches`:
+ * the walk reads about needed × rows / matches rows, and the list holds every match (and, with
+ * filter keys, every entry of the lists intersected for them). For a page of 20 at 50,000
+ * changelogs, a word in all of them took 0.04 ms tested by its text against 6.9 ms through its
+ * list, and with status and labels 0.09 against 8.4 ms; a word in 2,422 took 0.41 against
+ * 0.47 ms, and for a page ending at row 501, 10.4 against 1.9 ms.
+ */
+export function scanFinds(matches: number, needed: number, rows: number): boolean {
+  return matches > 0 && TEXT_TEST_STEPS * needed * rows < matches * matches;
+}
+
 /** The list, and the table version its page was read at (none when the page has no rows). */
 async function listWith(query: ListChangelogsQuery, terms: string[], plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const search = terms.length > 0;
@@ -171,14 +195,14 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const filterKeys = changelogKeys(query);
   const keys = filterKeys?.length && dialect.matches("Changelog", terms, expansions, filterKeys) ? filterKeys : undefined;
   // With any other condition (a cursor's start among them) the page walks an index already.
-  const common =
-    Boolean(countFirst) &&
-    !start &&
-    (!filtered || Boolean(keys)) &&
-    walkFinds(countFirst ?? 0, offset + query.limit + 1, await tableRows("Changelog", plan?.version));
+  const walks = Boolean(countFirst) && !start && (!filtered || Boolean(keys));
+  const needed = offset + query.limit + 1;
+  const tableSize = walks ? await tableRows("Changelog", plan?.version) : 0;
+  const common = walks && walkFinds(countFirst ?? 0, needed, tableSize);
+  const scan = common && scanFinds(countFirst ?? 0, needed, tableSize);
   // One row more than shown says whether a next page exists.
-  const rows =
-    countFirst === 0 ? [] : await read(pageSql(changelogWhere(query, dialect, { start, expansions, common, keys }), query.limit + 1, offset), listedRow);
+  const pageWhere = changelogWhere(query, dialect, scan ? { scan } : { start, expansions, common, keys });
+  const rows = countFirst === 0 ? [] : await read(pageSql(pageWhere, query.limit + 1, offset), listedRow);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const count = countFirst ?? (await total(rows[0]?.dataVersion ?? plan?.version));

@@ -364,24 +364,30 @@ describe("one- and two-character terms", () => {
     else assert.ok(statisticsReads() > 0, "the planner's statistics of short terms were read");
   });
 
-  it("gives the oracle's changelogs, with a status filter and without", async () => {
+  it("gives the oracle's changelogs, with status and label filters and without", async () => {
     const before = vocabularyReads("Changelog");
     for (let round = 0; round < 4; round++) {
-      for (const [search, filter] of [["q", ""], ["x", ""], ["x", "&status=Draft"], ["e", ""], ["ok zy", ""], ["the", ""], ["ship", ""], ["ship", "&status=Draft"]] as const) {
+      const searches: [string, string][] = [["q", ""], ["x", ""], ["x", "&status=Draft"], ["e", ""], ["ok zy", ""], ["the", ""], ["ship", ""], ["ship", "&status=Draft"]];
+      const labelled: [string, string][] = [["the", "&labels=API,Mobile"], ["the", "&status=Published&labels=api"], ["e", "&status=Draft&labels=Fixed"]];
+      for (const [search, filter] of [...searches, ...labelled]) {
         const terms = search.split(" ");
+        const status = filter.match(/status=(\w+)/)?.[1];
+        const labels = filter.match(/labels=([\w,]+)/)?.[1]?.toLowerCase().split(",") ?? [];
         const expected = (
           await sql<{ id: string }>(
             app.databaseUrl,
-            `SELECT "id" FROM "Changelog" WHERE ${terms.map(() => `"searchText" LIKE ?`).join(" AND ")}${filter ? ` AND "status" = 'Draft'` : ""}
+            `SELECT "id" FROM "Changelog" c WHERE ${terms.map(() => `"searchText" LIKE ?`).join(" AND ")}${status ? ` AND "status" = ?` : ""}
+             ${labels.length ? `AND EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = c."id" AND l."nameKey" IN (${labels.map(() => "?").join(",")}))` : ""}
              ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`,
-            terms.map((t) => `%${t}%`),
+            [...terms.map((t) => `%${t}%`), ...(status ? [status] : []), ...labels],
           )
         ).map((r) => r.id);
-        // Page 2 too: a common search walks the sort order (lib/changelogs/queries.ts's walkFinds).
-        for (const page of [1, 2]) {
-          const path = `/api/v1/changelogs?search=${encodeURIComponent(search)}&limit=100&page=${page}${filter}`;
+        // Page 2 too: a common search walks the sort order (lib/changelogs/queries.ts's walkFinds),
+        // and for a short page of a word in many changelogs, tests each one's text (scanFinds).
+        for (const [page, limit] of [[1, 100], [2, 100], [1, 20], [2, 20], [1, 1], [2, 1]] as const) {
+          const path = `/api/v1/changelogs?search=${encodeURIComponent(search)}&limit=${limit}&page=${page}${filter}`;
           const { body } = await get(path);
-          assert.deepEqual(ids(body), expected.slice((page - 1) * 100, page * 100), path);
+          assert.deepEqual(ids(body), expected.slice((page - 1) * limit, page * limit), path);
           assert.equal(body.pagination.total, Math.min(expected.length, 10_000), path);
         }
       }
