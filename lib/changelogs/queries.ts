@@ -189,9 +189,8 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const countFirst = search && dialect.plansSearchByHand ? await total(plan?.version) : undefined;
   const start = query.cursor ? after(SORT, "t", decodeCursor(SORT, query.cursor)) : undefined;
   const offset = start ? 0 : pageOffset(query.page, query.limit);
-  // Status and labels held as keys by the word index: the matches' list is the filtered list,
-  // so the page walks the sort order testing each changelog against it alone (2-4 times faster
-  // at 50,000 changelogs than probing each one's labels too).
+  // Status and labels held as keys by the word index: the count is exact for them, so it says
+  // how common the filtered matches are.
   const filterKeys = changelogKeys(query);
   const keys = filterKeys?.length && dialect.matches("Changelog", terms, expansions, filterKeys) ? filterKeys : undefined;
   // With any other condition (a cursor's start among them) the page walks an index already.
@@ -200,8 +199,15 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const tableSize = walks ? await tableRows("Changelog", plan?.version) : 0;
   const common = walks && walkFinds(countFirst ?? 0, needed, tableSize);
   const scan = common && scanFinds(countFirst ?? 0, needed, tableSize);
+  // A page read match by match reads those of the keys' list, the filtered one. A walk (of the
+  // status's index, of the sort order for a common search, or from a cursor's start) tests each
+  // changelog against the list of the words' matches alone, and probes the labels of those in
+  // it: the list with the keys is built by stepping through every key's list too, each a large
+  // share of the changelogs (a page of 20 at 50,000 changelogs, of a word in 2,422 with a status
+  // and two labels: 0.66 ms against 2.54 with the keys; with the labels alone, 0.85 against 2.03).
+  const pageKeys = query.status || common || start ? undefined : keys;
   // One row more than shown says whether a next page exists.
-  const pageWhere = changelogWhere(query, dialect, scan ? { scan } : { start, expansions, common, keys });
+  const pageWhere = changelogWhere(query, dialect, scan ? { scan } : { start, expansions, common, keys: pageKeys });
   const rows = countFirst === 0 ? [] : await read(pageSql(pageWhere, query.limit + 1, offset), listedRow);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
