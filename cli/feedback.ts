@@ -119,6 +119,7 @@ async function importCommand(args: string[]): Promise<void> {
       progress: (done, total) => info(`import: ${done}/${total} records`),
       source: path.basename(file),
       waiting: () => info("import: another import is running; this one starts when it ends"),
+      note: (message) => info(`import: ${message}`),
     });
     const parts = Object.entries(summary).map(([k, v]) => `${v} ${k}`);
     out(`Imported ${parts.join(", ")} from ${file} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -141,6 +141,12 @@ export interface Dialect {
   placeholder(n: number, kind: ColumnKind): string;
   /** Fresh planner statistics after a bulk load, and what to say while it runs. */
   readonly analyze: { statement: string; progress: string };
+  /**
+   * Statements that merge a table's search indexes after a bulk write, so that a search reads
+   * one list of matches a term instead of one from every part the writes left (none where the
+   * engine keeps its indexes whole itself).
+   */
+  mergeSearchIndexes(table: SearchTable): string[];
   /** Transaction options under which many reads see one moment's data. */
   readonly snapshot: { isolationLevel?: Prisma.TransactionIsolationLevel };
   /** The migrations folder, from the project root. */
@@ -305,6 +311,12 @@ export const sqlite: Dialect = {
   },
   placeholder: () => "?",
   analyze: { statement: "ANALYZE", progress: "analyzing" },
+  // FTS5 writes each batch of rows as a new segment of the index, and merges only some of them
+  // as it goes; a term's matches are read from every segment and merged at each query. A bulk
+  // write leaves many (the changelogs' word index had 14 after the seed, each label's write
+  // writing its changelog's row again): merged into one, counting a word with a status and two
+  // labels at 50,000 changelogs took 0.63 ms against 2.38, a word alone 0.14 against 0.31.
+  mergeSearchIndexes: (table) => [`${table}Search`, `${table}Words`].map((fts) => `INSERT INTO "${fts}"("${fts}") VALUES ('optimize')`),
   // SQLite's transactions are serializable already.
   snapshot: {},
   migrations: ["prisma", "migrations"],
@@ -411,6 +423,8 @@ export const postgres: Dialect = {
   // VACUUM also marks the new pages all-visible, which is what lets counts and deep pages be
   // answered from the indexes alone (index-only scans) before autovacuum gets there.
   analyze: { statement: "VACUUM ANALYZE", progress: "vacuuming and analyzing" },
+  // GIN's pending entries are moved into the index by VACUUM (analyze, above) and autovacuum.
+  mergeSearchIndexes: () => [],
   // The client's type is SQLite's (lib/db.ts), whose enum lacks PostgreSQL's levels.
   snapshot: { isolationLevel: "RepeatableRead" as Prisma.TransactionIsolationLevel },
   migrations: ["prisma", "postgres", "migrations"],

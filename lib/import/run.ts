@@ -1,6 +1,6 @@
 import "server-only";
 import { type Actor, cliActor, recordEvent } from "../audit/record";
-import { allBut, type Column, COLUMNS, insertRows, type Row } from "../bulk";
+import { allBut, type Column, COLUMNS, insertRows, mergeSearchIndexes, type Row } from "../bulk";
 import { type Db, db, type Tx, Prisma } from "../db";
 import { changeRevisions } from "../comments/revisions";
 import { dialect } from "../dialect";
@@ -260,7 +260,17 @@ export interface ImportOptions {
   source?: string;
   /** Called when another import is running: this one waits for it to end, then runs. */
   waiting?: () => void;
+  /** Told what the import does once its rows are committed (merging the search indexes). */
+  note?: (message: string) => void;
 }
+
+/**
+ * An import that writes at least this many posts (or changelogs) merges their search indexes
+ * afterwards (lib/bulk.ts): a large import leaves them in many parts, each read by every search.
+ * A smaller one leaves the merging to the index itself, since merging writes the whole index
+ * (about 7 s at a million posts on SQLite).
+ */
+const MERGE_AFTER_ROWS = 1000;
 
 /** How often an import waiting for its turn asks again. */
 const TURN_POLL_MS = 250;
@@ -312,5 +322,15 @@ export async function runImport(raw: unknown, options: ImportOptions = {}, datab
     },
     { timeout: 24 * 3_600_000, maxWait: 60_000 },
   );
+  const note = options.note ?? (() => {});
+  const written = { Post: counts.posts, Changelog: counts.changelogs };
+  const merged = (["Post", "Changelog"] as const).filter((table) => written[table] >= MERGE_AFTER_ROWS);
+  try {
+    await mergeSearchIndexes(database, merged, note);
+  } catch (error) {
+    // The rows are committed: a merge that could not run (another writer held the lock too
+    // long) leaves searches exact, only slower, and the next large import merges them.
+    note(`the search indexes were not merged (${(error as Error).message}); searches are exact, only slower`);
+  }
   return counts;
 }

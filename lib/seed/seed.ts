@@ -1,5 +1,5 @@
 import "server-only";
-import { type Column, COLUMNS, insertRows, type Row } from "../bulk";
+import { type Column, COLUMNS, insertRows, mergeSearchIndexes, type Row } from "../bulk";
 import { db, type Tx } from "../db";
 import { dialect } from "../dialect";
 import { fold, searchTextOf, userSearchTextOf } from "../search";
@@ -153,6 +153,7 @@ export async function seed({ posts, seed: seedValue, progress = () => {} }: Seed
   });
   progress(`changelogs ${changelogCount}`);
 
+  await mergeSearchIndexes(db, ["Post", "Changelog"], progress);
   // Fresh statistics, so the query planner knows the tables' new sizes and spreads.
   progress(dialect.analyze.progress);
   await db.$executeRawUnsafe(dialect.analyze.statement);

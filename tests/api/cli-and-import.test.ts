@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { scriptArgs } from "../../lib/server-command";
-import { createDatabase, runCli, startApp, type TestApp, type ThrowawayDatabase } from "../support/app";
+import { createDatabase, runCli, startApp, type TestApp, testEngine, type ThrowawayDatabase } from "../support/app";
 import { dataset } from "../support/dataset";
 import { sql, storedTime } from "../support/sql";
 
@@ -304,6 +304,69 @@ describe("feedback import", () => {
     } finally {
       await broken.drop();
     }
+  });
+});
+
+describe("the search indexes after bulk writes", () => {
+  let db: ThrowawayDatabase;
+  before(async () => {
+    db = await createDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+  const sqlite = testEngine() === "sqlite";
+  const INDEXES = ["PostSearch", "PostWords", "ChangelogSearch", "ChangelogWords"];
+  // How many FTS5 segments hold pages of each index (SQLite).
+  const segments = async () => {
+    const rows = await sql<{ name: string; segments: number }>(
+      db.url,
+      INDEXES.map((name) => `SELECT '${name}' AS "name", count(DISTINCT segid) AS "segments" FROM "${name}_idx"`).join(" UNION ALL "),
+    );
+    return Object.fromEntries(rows.map((row) => [row.name, Number(row.segments)]));
+  };
+  const merged = { PostSearch: 1, PostWords: 1, ChangelogSearch: 1, ChangelogWords: 1 };
+  // Posts on the seed's boards, by its users, each with a word of its own batch.
+  const posts = (count: number, word: string) => ({
+    version: 1,
+    posts: Array.from({ length: count }, (_, i) => ({
+      id: `bulk-${word}-${i}`,
+      title: `Please add ${word} number ${i}`,
+      content: "Imported in one batch.",
+      boardId: "demo_board_1",
+      statusId: "demo_status_1",
+      postedById: "demo_user_0000001",
+      upvotes: i,
+      createdAt: "2026-01-01T00:00:00.000Z",
+    })),
+  });
+  const matches = async (word: string) =>
+    (await sql<{ n: number }>(db.url, `SELECT count(*) AS "n" FROM "PostWords" WHERE "PostWords" MATCH ?`, [word]))[0]?.n;
+
+  it("merges them after the seed and after an import of 1,000 posts or more, not after a smaller one", async () => {
+    const seeded = await runCli(db.url, ["seed", "--posts", "3000"]);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    if (sqlite) {
+      assert.match(seeded.stderr, /seed: merging the search indexes of posts and changelogs\n/);
+      assert.deepEqual(await segments(), merged);
+    }
+    const small = await runCli(db.url, ["import", file("ten-posts.json", posts(10, "zquorkfew"))]);
+    assert.equal(small.code, 0, small.stderr);
+    assert.doesNotMatch(small.stderr, /merging/);
+    // The small import's posts are a segment of their own.
+    if (sqlite) assert.ok(((await segments()).PostWords ?? 0) > 1, JSON.stringify(await segments()));
+    const large = await runCli(db.url, ["import", file("thousand-posts.json", posts(1000, "zquorkmany"))]);
+    assert.equal(large.code, 0, large.stderr);
+    assert.match(large.stdout, /^Imported 0 boards, 0 statuses, 0 users, 1000 posts/);
+    if (!sqlite) {
+      // PostgreSQL's GIN indexes need no merging: nothing is said or done.
+      for (const output of [seeded.stderr, large.stderr]) assert.doesNotMatch(output, /merging/);
+      return;
+    }
+    assert.match(large.stderr, /import: merging the search indexes of posts\n/);
+    assert.deepEqual(await segments(), merged);
+    assert.equal(await matches("zquorkfew"), 10);
+    assert.equal(await matches("zquorkmany"), 1000);
   });
 });
 
