@@ -88,7 +88,8 @@ describe("changelog list SQL", () => {
   });
 
   it("tests the text when the walk is short next to the matches' list", () => {
-    // 50,000 changelogs: a word in all of them, pages 1 and 5 of 100; a word in 2,422, page 1 of 20.
+    // 50,000 changelogs: a word in all of them, page 1 of 20 and page 5 of 100 (but not when its
+    // count stopped at the bound, 10,001); a word in 2,422, page 1 of 20.
     assert.equal(scanFinds(50_000, 21, 50_000), true);
     assert.equal(scanFinds(10_001, 501, 50_000), false);
     assert.equal(scanFinds(50_000, 501, 50_000), true);
