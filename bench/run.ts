@@ -38,7 +38,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, readHolds, type Scenario, type Server } from "./measure";
 import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
-import { type BenchReceiver, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
+import { type BenchReceiver, otherEnabledEndpoints, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { describeStamp, readStamp, sourceStamp, writeStamp } from "./source";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
 import { EVENT_LOOP_HELD } from "../lib/event-loop";
@@ -180,6 +180,8 @@ function warmDefinitions(commentIds: string[]): WarmDefinition[] {
 }
 
 const WARM_NAMES = warmDefinitions(["none"]).map((d) => d.name);
+/** The PUTs: every one of them writes an event for each enabled endpoint. */
+const PUT_NAMES = warmDefinitions(["none"]).filter((d) => d.method === "PUT").map((d) => d.name);
 const VARIED_NAMES = VARIED_SCENARIOS.map((s) => s.name);
 const wanted = options.only?.split(",").map((n) => n.trim());
 const unknown = wanted?.filter((n) => !WARM_NAMES.includes(n) && !VARIED_NAMES.includes(n)) ?? [];
@@ -590,6 +592,14 @@ async function measurePair(
 async function benchEngine(engine: "sqlite" | "postgres", code: string): Promise<void> {
   const loadAtStart = os.loadavg()[0] ?? 0;
   const prepared = await prepare(engine);
+  if (PUT_NAMES.some((name) => runs("warm", name))) {
+    const others = await otherEnabledEndpoints(prepared.url);
+    if (others.length) {
+      throw new Error(
+        `the ${engine} database has webhook endpoints enabled besides the bench's own (${others.join(", ")}): every PUT would send them events, the PUT without an endpoint included. Disable them (feedback webhooks disable ID) or leave out the PUTs (--only)`,
+      );
+    }
+  }
   const env = { DATABASE_URL: prepared.url, LOG_LEVEL: "warn" };
   const key = cli(env, "keys", "create", "--name", `bench ${new Date().toISOString()}`);
   const context: Context = {

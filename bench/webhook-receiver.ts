@@ -71,6 +71,16 @@ export async function subscribe(databaseUrl: string, url: string): Promise<void>
   );
 }
 
+/**
+ * Enabled endpoints other than the bench's own. Each would make every PUT of both scenarios
+ * write an event and the dispatcher deliver it, so the PUT "without webhooks" would have them
+ * and the comparison would measure nothing (a scratch endpoint left enabled once did that).
+ */
+export async function otherEnabledEndpoints(databaseUrl: string): Promise<string[]> {
+  const rows = await statement<{ id: string }>(databaseUrl, `SELECT "id" FROM "WebhookEndpoint" WHERE "enabled" = TRUE AND "id" <> ? ORDER BY "id"`, [ENDPOINT_ID]);
+  return rows.map((row) => row.id);
+}
+
 /** Disables the endpoint, keeping its deliveries; returns how many were still pending (they wait for the next run). */
 export async function unsubscribe(databaseUrl: string): Promise<number> {
   await statement(databaseUrl, `UPDATE "WebhookEndpoint" SET "enabled" = FALSE WHERE "id" = ?`, [ENDPOINT_ID]);
