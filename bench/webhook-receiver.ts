@@ -74,7 +74,8 @@ export async function subscribe(databaseUrl: string, url: string): Promise<void>
 /**
  * Enabled endpoints other than the bench's own. Each would make every PUT of both scenarios
  * write an event and the dispatcher deliver it, so the PUT "without webhooks" would have them
- * and the comparison would measure nothing (a scratch endpoint left enabled once did that).
+ * and the comparison would not measure what it says (a scratch endpoint left enabled once did
+ * that).
  */
 export async function otherEnabledEndpoints(databaseUrl: string): Promise<string[]> {
   const rows = await statement<{ id: string }>(databaseUrl, `SELECT "id" FROM "WebhookEndpoint" WHERE "enabled" = TRUE AND "id" <> ? ORDER BY "id"`, [ENDPOINT_ID]);
