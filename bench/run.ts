@@ -179,9 +179,10 @@ function warmDefinitions(commentIds: string[]): WarmDefinition[] {
   ];
 }
 
-const WARM_NAMES = warmDefinitions(["none"]).map((d) => d.name);
+const WARM_DEFINITIONS = warmDefinitions(["none"]);
+const WARM_NAMES = WARM_DEFINITIONS.map((d) => d.name);
 /** The PUTs: every one of them writes an event for each enabled endpoint. */
-const PUT_NAMES = warmDefinitions(["none"]).filter((d) => d.method === "PUT").map((d) => d.name);
+const PUT_NAMES = WARM_DEFINITIONS.filter((d) => d.method === "PUT").map((d) => d.name);
 const VARIED_NAMES = VARIED_SCENARIOS.map((s) => s.name);
 const wanted = options.only?.split(",").map((n) => n.trim());
 const unknown = wanted?.filter((n) => !WARM_NAMES.includes(n) && !VARIED_NAMES.includes(n)) ?? [];
