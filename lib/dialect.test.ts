@@ -87,11 +87,24 @@ describe("PostgreSQL's searches by words", () => {
 
   it("look each term's words up in one statement, and nowhere on SQLite, which reads them with its vocabulary", () => {
     const lookup = postgres.wordsHolding("Changelog", ["okta", "50%"], 65);
-    assert.match(lookup?.text.replace(/\s+/g, " ") ?? "", /^\(SELECT \$1::text AS "term", w\."word" FROM "SearchWord" w WHERE w\."table" = \$2 AND w\."word" LIKE \$3 ESCAPE '\\' LIMIT \$4\) UNION ALL \(SELECT \$5::text/);
-    assert.deepEqual(lookup?.values, ["okta", "Changelog", "%okta%", 65, "50%", "Changelog", "%50\\%%", 65, "Changelog"]);
+    const text = lookup?.text.replace(/\s+/g, " ") ?? "";
+    assert.match(text, /^SELECT h\."term", h\."word", NULL::bigint AS "rows", v\."version" AS "dataVersion" FROM "DataVersion" v LEFT JOIN \(/);
+    assert.match(text, /\(\(SELECT \$1::text AS "term", w\."word" FROM "SearchWord" w WHERE w\."table" = \$2 AND w\."word" LIKE \$3 ESCAPE '\\' LIMIT \$4\) UNION ALL \(SELECT \$5::text/);
+    assert.deepEqual(lookup?.values, ["okta", "Changelog", "%okta%", 65, "50%", "Changelog", "%50\\%%", 65, "Changelog", "Changelog"]);
     // The row that says a text held a word too long for the index (kept as the empty string).
-    assert.match(lookup?.text.replace(/\s+/g, " ") ?? "", / UNION ALL \(SELECT NULL, w\."word" FROM "SearchWord" w WHERE w\."table" = \$9 AND w\."word" = ''\)$/);
+    assert.match(text, / UNION ALL \(SELECT NULL, w\."word" FROM "SearchWord" w WHERE w\."table" = \$9 AND w\."word" = ''\)\) h ON true WHERE v\."name" = \$10$/);
     assert.equal(sqlite.wordsHolding("Post", ["okta"], 65), null);
+  });
+
+  it("count each word's posts with the words, by the filters asked for, and only for posts", () => {
+    const filtered = postgres.wordsHolding("Post", ["okta"], 65, { boardId: "b1", statusId: "s1" });
+    const text = filtered?.text.replace(/\s+/g, " ") ?? "";
+    assert.match(text, /CASE WHEN h\."term" IS NOT NULL AND count\(\*\) OVER \(PARTITION BY h\."term"\) < \$\d+ THEN coalesce\(\( SELECT sum\(r\."rows"\) FROM "SearchWordRows" r WHERE r\."table" = 'Post' AND r\."word" = h\."word" AND r\."boardId" = \$\d+ AND r\."statusId" = \$\d+\), 0\) END AS "rows"/);
+    assert.deepEqual(filtered?.values.slice(0, 3), [65, "b1", "s1"]);
+    const unfiltered = postgres.wordsHolding("Post", ["okta"], 65, {})?.text ?? "";
+    assert.match(unfiltered, /r\."word" = h\."word"\), 0\) END AS "rows"/);
+    assert.match(postgres.wordsHolding("Changelog", ["okta"], 65, {})?.text ?? "", /NULL::bigint AS "rows"/);
+    assert.match(postgres.wordsHolding("Post", ["okta"], 65)?.text ?? "", /NULL::bigint AS "rows"/);
   });
 });
 

@@ -8,6 +8,12 @@ import type { ColumnKind } from "./rows";
 // from DATABASE_URL. A query is written once and asks the dialect only for the parts that
 // differ (a substring test, a search, a label probe), so no query asks which engine it is on.
 
+/** The board and status a post list is filtered by, for counting its search by words. */
+export interface WordFilters {
+  boardId?: string;
+  statusId?: string;
+}
+
 /** A table searched by its "searchText" (folded title and content, see lib/search.ts). */
 export type SearchTable = "Post" | "Changelog";
 
@@ -81,15 +87,14 @@ export interface Dialect {
    * The words of a table's texts that contain each of `terms` ("term", "word"), at most `limit`
    * a term, looked up in the database at each search; or null where they come from the
    * vocabulary instead (SQLite). A term in no word has no row. A row with no term says a text
-   * held a word too long for the index, inside which any term may lie.
+   * held a word too long for the index, inside which any term may lie. Each row also carries
+   * the table's version ("dataVersion"; the only row when no term is in a word), and, with
+   * `counted` (posts only), how many posts hold the word among those on the board and with the
+   * status given, from counts the writes keep ("rows"; null for the words of a term in `limit`
+   * words or more, which is not found through its words; 0 for a word no post holds any more).
+   * One statement for what a search needs before it counts.
    */
-  wordsHolding(table: SearchTable, terms: string[], limit: number): Prisma.Sql | null;
-  /**
-   * How many posts hold each of `words` ("word", "rows"), among those on the board and with the
-   * status given, from counts the writes keep; or null where the vocabulary gives its words'
-   * rows instead (SQLite, unfiltered). A word no post holds may have no row.
-   */
-  postWordRows(words: readonly string[], filters: { boardId?: string; statusId?: string }): Prisma.Sql | null;
+  wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
   /**
    * The one- and two-character substrings common enough for the planner's statistics to list,
    * each with its share of the table's rows ("term", "share"), or null where short terms are
@@ -291,7 +296,6 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
-  postWordRows: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
   // A correlated EXISTS, which SQLite plans per row by itself: the list walks its sort index and
@@ -387,8 +391,8 @@ export const postgres: Dialect = {
   // kept in "SearchWord" as they are written, and looked up there through pg_trgm.
   vocabulary: () => null,
   words: () => null,
-  wordsHolding: (table, terms, limit) =>
-    Prisma.join(
+  wordsHolding(table, terms, limit, counted) {
+    const held = Prisma.join(
       [
         ...terms.map(
           (term) => Prisma.sql`(SELECT ${term}::text AS "term", w."word" FROM "SearchWord" w
@@ -398,14 +402,19 @@ export const postgres: Dialect = {
         Prisma.sql`(SELECT NULL, w."word" FROM "SearchWord" w WHERE w."table" = ${table} AND w."word" = '')`,
       ],
       " UNION ALL ",
-    ),
-  // The word_rows migration keeps them.
-  postWordRows: (words, { boardId, statusId }) => Prisma.sql`
-    SELECT "word", sum("rows") AS "rows" FROM "SearchWordRows"
-    WHERE "table" = 'Post' AND "word" IN (${Prisma.join(words)})${boardId ? Prisma.sql` AND "boardId" = ${boardId}` : Prisma.empty}${
-      statusId ? Prisma.sql` AND "statusId" = ${statusId}` : Prisma.empty
-    }
-    GROUP BY "word"`,
+    );
+    // The word_rows migration keeps the counts, for posts only. A CASE computes its branch only
+    // where it is taken, so a term in too many words costs no count.
+    const rows =
+      counted && table === "Post"
+        ? Prisma.sql`CASE WHEN h."term" IS NOT NULL AND count(*) OVER (PARTITION BY h."term") < ${limit} THEN coalesce((
+            SELECT sum(r."rows") FROM "SearchWordRows" r WHERE r."table" = 'Post' AND r."word" = h."word"${
+              counted.boardId ? Prisma.sql` AND r."boardId" = ${counted.boardId}` : Prisma.empty
+            }${counted.statusId ? Prisma.sql` AND r."statusId" = ${counted.statusId}` : Prisma.empty}), 0) END`
+        : Prisma.sql`NULL::bigint`;
+    return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
+      FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
+  },
   shortTermShares: (table) => commonElements(`${table}_searchText_short_idx`),
   wordShares: (table) => commonElements(`${table}_searchText_words_idx`),
   lockRow: Prisma.raw(" FOR UPDATE"),

@@ -1,7 +1,7 @@
 import "server-only";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Prisma, read } from "./db";
-import { type Dialect, dialect, type Expansions, isShort, type SearchTable } from "./dialect";
+import { type Dialect, dialect, type Expansions, isShort, type SearchTable, type WordFilters } from "./dialect";
 import { log } from "./log";
 import { rowType } from "./rows";
 import { dataVersionColumn, SEARCH_TOTAL_LIMIT, versionOf } from "./totals";
@@ -331,20 +331,14 @@ export function countFromWords(rows: TermRows | undefined): number | undefined {
   return rows.least === rows.most ? rows.least : undefined;
 }
 
-/** The board and status a post list is filtered by, for counting its search by words. */
-export interface WordFilters {
-  boardId?: string;
-  statusId?: string;
-}
-
-const wordRowsRow = rowType<{ word: string; rows: number }>({ rows: "int" });
+export type { WordFilters };
 
 /**
  * How many rows hold a search's one term, as far as the rows of its words say, or undefined
  * for several terms, a term its words do not serve, or filters no count is kept by (`filters`
  * null). SQLite: from the plan's vocabulary, which counts the words of every row, so only with
  * no filter. PostgreSQL: the posts' words counted by board and status as they are written
- * (the word_rows migration), read now, with the filters given.
+ * (the word_rows migration), read with the plan for the list's filters (planTerms' `counted`).
  */
 export async function termRowsOf(
   table: SearchTable,
@@ -356,16 +350,16 @@ export async function termRowsOf(
   if (!plan || term === undefined || others.length || !filters) return undefined;
   if (plan.rows) return filters.boardId || filters.statusId ? undefined : plan.rows.get(term);
   const words = plan.words?.get(term);
-  const sql = table === "Post" && words?.length ? dialect.postWordRows(words, filters) : null;
-  if (!words || !sql) return undefined;
-  return (await readWordRows(sql))(words);
+  const counted = plan.wordRows;
+  if (table !== "Post" || !words?.length || !counted || !sameFilters(counted.filters, filters)) return undefined;
+  return countedRows(counted.rows, words);
 }
 
 /**
  * How many rows hold each of a search's longer terms, as far as the rows of their words say,
  * with no filter: for choosing a rare one (lib/posts/search-plan.ts's rareTerm). SQLite: from
- * the plan's vocabulary. PostgreSQL: from the counts its writes keep, one read for every
- * term's words, and only for two longer terms or more, which is when a rare one is chosen.
+ * the plan's vocabulary. PostgreSQL: from the counts its writes keep, read with the plan, and
+ * only for two longer terms or more, which is when a rare one is chosen.
  */
 export async function rowsOfTerms(table: SearchTable, plan: TermPlan | undefined, terms: string[]): Promise<ReadonlyMap<string, TermRows> | undefined> {
   if (!plan || plan.rows) return plan?.rows;
@@ -373,16 +367,22 @@ export async function rowsOfTerms(table: SearchTable, plan: TermPlan | undefined
     const words = isShort(term) ? undefined : plan.words?.get(term);
     return words?.length ? [[term, words]] : [];
   });
-  const sql = table === "Post" && listed.length >= 2 ? dialect.postWordRows([...new Set(listed.flatMap(([, words]) => words))], {}) : null;
-  if (!sql) return undefined;
-  const rowsOf = await readWordRows(sql);
-  return new Map(listed.map(([term, words]) => [term, rowsOf(words)]));
+  const counted = plan.wordRows;
+  if (table !== "Post" || listed.length < 2 || !counted || !sameFilters(counted.filters, {})) return undefined;
+  return new Map(
+    listed.flatMap(([term, words]): [string, TermRows][] => {
+      const rows = countedRows(counted.rows, words);
+      return rows ? [[term, rows]] : [];
+    }),
+  );
 }
 
-/** Reads the rows kept for each word (Dialect.postWordRows) and gives a term's rows from its words'. */
-async function readWordRows(sql: Prisma.Sql): Promise<(words: readonly string[]) => TermRows> {
-  const counted = new Map((await read(sql, wordRowsRow)).map((row) => [row.word, row.rows]));
-  return (words) => rowsOfListed(words.map((word) => counted.get(word) ?? 0));
+const sameFilters = (a: WordFilters, b: WordFilters) => a.boardId === b.boardId && a.statusId === b.statusId;
+
+/** A term's rows from its words' counts; undefined where a word was not counted. */
+function countedRows(counted: ReadonlyMap<string, number>, words: readonly string[]): TermRows | undefined {
+  const listed = words.map((word) => counted.get(word));
+  return listed.every((rows) => rows !== undefined) ? rowsOfListed(listed as number[]) : undefined;
 }
 
 /** A term's rows, from the rows each of its words lists. */
@@ -394,13 +394,18 @@ const rowsOfListed = (listed: number[]): TermRows => ({ least: Math.max(...liste
  * for each term expanded into words (SQLite), how many rows hold it, from the vocabulary.
  * `words` (PostgreSQL): every longer term's words, however common, for a count that comes with
  * filters an index holds beside the words (the post list's board and status), and for the
- * counts of posts each word's writes keep (termRowsOf).
+ * counts of posts each word's writes keep (termRowsOf). `wordRows` (PostgreSQL, posts): those
+ * counts of each of `words`, read with them, among the posts of the board and status of
+ * `filters`. `versionRead` (PostgreSQL): the table's version, read with the words, before the
+ * list counts anything; unlike `version`, the plan holds at every version.
  */
 export interface TermPlan {
   version?: number;
   expansions: Expansions;
   rows?: Map<string, TermRows>;
   words?: Expansions;
+  wordRows?: { filters: WordFilters; rows: ReadonlyMap<string, number> };
+  versionRead?: number;
 }
 
 /** Each vocabulary's words with the rows each lists, made once: a vocabulary may hold 20,000 words. */
@@ -505,26 +510,31 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "wo
 /**
  * How an index serves a search's terms by other keys, or null when it cannot. PostgreSQL: the
  * short terms rare enough for its index of short substrings, and the words of the longer terms
- * rare enough together, at any version. SQLite: the trigrams of the short terms and the words
- * of the longer ones, at the table's current version; with no vocabulary remembered for it, the
- * plan expands nothing (one is read in the background), and only gives the version, which the
- * list's count would otherwise read again.
+ * rare enough together, at any version; read with the words, the table's version and, for a
+ * post list (`filters`: its board and status, null where another filter keeps no counts), the
+ * counts of posts of the words a count or the choice of a rare term asks for (termRowsOf,
+ * rowsOfTerms): one statement where there were three. SQLite: the trigrams of the short terms
+ * and the words of the longer ones, at the table's current version; with no vocabulary
+ * remembered for it, the plan expands nothing (one is read in the background), and only gives
+ * the version, which the list's count would otherwise read again.
  */
-async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan | null> {
+async function planTerms(table: SearchTable, terms: string[], filters?: WordFilters | null): Promise<TermPlan | null> {
   if (!terms.length) return null;
   const sharesSql = dialect.shortTermShares(table);
   const wordSharesSql = dialect.wordShares(table);
   if (sharesSql && wordSharesSql) {
     const words = terms.filter(isWordTerm);
     if (!words.length && !terms.some(isShort)) return null;
-    const [shares, holding, wordShares] = await Promise.all([
+    // One term: its count, with the list's filters. Several: the choice of a rare one, without.
+    const counted = terms.length === 1 ? (filters ?? undefined) : words.length >= 2 ? {} : undefined;
+    const [shares, held, wordShares] = await Promise.all([
       terms.some(isShort) ? sharesOf(table, sharesSql, "short terms") : null,
-      wordsHolding(table, words),
+      wordsHolding(table, words, counted),
       words.length ? sharesOf(table, wordSharesSql, "words") : null,
     ]);
     const expansions = new Map(shares ? indexedShortTerms(shares, terms) : []);
-    for (const [term, found] of wordShares ? indexedWords(wordShares, holding) : []) expansions.set(term, found);
-    return { expansions, words: holding };
+    for (const [term, found] of wordShares ? indexedWords(wordShares, held.holding) : []) expansions.set(term, found);
+    return { expansions, words: held.holding, wordRows: held.wordRows, versionRead: held.version };
   }
   const statements = vocabularyStatements(table);
   if (!statements) return null;
@@ -538,23 +548,39 @@ async function planTerms(table: SearchTable, terms: string[]): Promise<TermPlan 
   return { version, expansions, rows: termRows(vocabulary, expansions) };
 }
 
-const wordRow = rowType<{ term: string | null; word: string }>({});
+const wordRow = rowType<{ term: string | null; word: string | null; rows: number | null; dataVersion: number }>({ rows: "int", dataVersion: "int" });
 
 /**
  * Where the database looks words up (PostgreSQL): each of `terms` with the words that contain
  * it, while there are at most EXPAND_WORDS of them (a part of many words, such as "ion", is
  * found through the trigram index as before); a term in no word with none. The table of words
  * is written with the rows, so unlike a vocabulary it holds at every version. None at all once
- * a text held a word too long for the index: a term may lie inside it, unseen.
+ * a text held a word too long for the index: a term may lie inside it, unseen. With them, the
+ * table's version, and with `counted`, how many posts of that board and status hold each word.
  */
-async function wordsHolding(table: SearchTable, terms: string[]): Promise<Map<string, string[]>> {
-  const sql = terms.length ? dialect.wordsHolding(table, terms, EXPAND_WORDS + 1) : null;
-  if (!sql) return new Map();
+async function wordsHolding(
+  table: SearchTable,
+  terms: string[],
+  counted?: WordFilters,
+): Promise<{ holding: Map<string, string[]>; wordRows?: TermPlan["wordRows"]; version?: number }> {
+  const sql = terms.length ? dialect.wordsHolding(table, terms, EXPAND_WORDS + 1, counted) : null;
+  if (!sql) return { holding: new Map() };
   const rows = await read(sql, wordRow);
-  if (rows.some(({ term }) => term === null)) return new Map();
+  const version = rows[0]?.dataVersion;
+  // The row of a word too long for the index has a word (the empty string) and no term.
+  if (rows.some(({ term, word }) => term === null && word !== null)) return { holding: new Map(), version };
   const holding = new Map(terms.map((term): [string, string[]] => [term, []]));
-  for (const { term, word } of rows) if (term !== null) holding.get(term)?.push(word);
-  return new Map([...holding].filter(([, words]) => words.length <= EXPAND_WORDS));
+  const wordRows = new Map<string, number>();
+  for (const { term, word, rows: postRows } of rows) {
+    if (term === null || word === null) continue;
+    holding.get(term)?.push(word);
+    if (postRows !== null) wordRows.set(word, postRows);
+  }
+  return {
+    holding: new Map([...holding].filter(([, words]) => words.length <= EXPAND_WORDS)),
+    wordRows: counted && wordRows.size ? { filters: counted, rows: wordRows } : undefined,
+    version,
+  };
 }
 
 /** A list, and the table version its last read saw, if that read carried it. */
@@ -569,16 +595,18 @@ export interface Listed<L> {
  * `nothing` is the list when a term is in no row. The plan
  * holds for its version only. Versions only move forward, so if the last read still saw that
  * version, so did every read before it; otherwise a write came in between, and the list is
- * read again without the plan.
+ * read again without the plan. `filters`: a post list's board and status, for the counts the
+ * plan reads with its words (planTerms).
  */
 export function listWithTermPlan<L>(
   table: SearchTable,
   terms: string[],
   nothing: () => L,
   list: (plan?: TermPlan) => Promise<Listed<L>>,
+  filters?: WordFilters | null,
 ): Promise<L> {
   return inTurn(terms, async () => {
-    const plan = await planTerms(table, terms);
+    const plan = await planTerms(table, terms, filters);
     // Nothing expanded: the reads are those of any search, and the version only saves a query.
     if (!plan?.expansions.size) return (await list(plan ?? undefined)).list;
     // A term that no row holds: nothing matches, as of the version just read (or now).

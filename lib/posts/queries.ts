@@ -233,7 +233,9 @@ export type PostList = ListPage<"posts", PostRecord>;
 export function listPosts(query: ListPostsQuery): Promise<PostList> {
   const terms = searchTerms(query.search);
   const nothing = (): PostList => ({ posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
-  return listWithTermPlan("Post", terms, nothing, (plan) => listWith(query, terms, plan));
+  // The counts of posts kept for each word are by board and status only (WordFilters).
+  const filters = query.id || query.postedById ? null : { boardId: query.boardId, statusId: query.statusId };
+  return listWithTermPlan("Post", terms, nothing, (plan) => listWith(query, terms, plan), filters);
 }
 
 /** The list, and the table version its page was read at (the last read; none when the page has no rows). */
@@ -260,7 +262,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   // needs no page, which spares a search no index serves (one- and two-character terms) a
   // second read of every row. A list without a search reads its page first: its rows carry the
   // table's version, so a cached total costs no query.
-  const countFirst = filter.terms.length ? await total(plan?.version) : undefined;
+  const countFirst = filter.terms.length ? await total(plan?.version ?? plan?.versionRead) : undefined;
   const rows = countFirst === 0 ? [] : gathered ? await rowsByIds(gathered, query.sortBy) : await pageRows(query, filter, plan?.version);
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
