@@ -96,6 +96,12 @@ export interface Dialect {
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
   /**
+   * A post's board and status, both given, as one condition that the word index serves as one
+   * key (PostgreSQL: the word_index_board_status migration), for counting a search by words with
+   * both filters; null where the index holds the pair otherwise (SQLite's filter keys).
+   */
+  boardAndStatus(alias: string, boardId: string, statusId: string): Prisma.Sql | null;
+  /**
    * The one- and two-character substrings common enough for the planner's statistics to list,
    * each with its share of the table's rows ("term", "share"), or null where short terms are
    * not indexed by themselves.
@@ -296,6 +302,7 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
+  boardAndStatus: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
   // A correlated EXISTS, which SQLite plans per row by itself: the list walks its sort index and
@@ -415,6 +422,9 @@ export const postgres: Dialect = {
     return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
       FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
   },
+  // The migration's function on both sides, so that the planner matches the index's expression.
+  boardAndStatus: (alias, boardId, statusId) =>
+    Prisma.sql`"post_board_status"(${Prisma.raw(alias)}."boardId", ${Prisma.raw(alias)}."statusId") = "post_board_status"(${boardId}, ${statusId})`,
   shortTermShares: (table) => commonElements(`${table}_searchText_short_idx`),
   wordShares: (table) => commonElements(`${table}_searchText_words_idx`),
   lockRow: Prisma.raw(" FOR UPDATE"),

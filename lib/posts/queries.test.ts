@@ -234,7 +234,18 @@ describe("post count SQL on PostgreSQL", () => {
       assert.ok(oneLine(count.sql).includes(words), oneLine(count.sql));
       assert.deepEqual(count.values.slice(-4, -1), ["dark", "darkest", "xj"], "the words, then the short term's key");
       assert.match(oneLine(pageSql(filter, "latest", 20, 0).sql), /t\."searchText" LIKE \?/, "the page keeps LIKE");
+      // Board and status together by the pair's one key in the word index; the page walks their b-tree.
+      const pair = `"post_board_status"(t."boardId", t."statusId") = "post_board_status"(?, ?)`;
+      const both = "boardId" in filters && "statusId" in filters;
+      assert.equal(oneLine(count.sql).includes(pair), both, oneLine(count.sql));
+      assert.equal(/t\."boardId" = \?/.test(count.sql), "boardId" in filters && !both, oneLine(count.sql));
+      if (both) assert.deepEqual(count.values.slice(0, 2), ["b1", "s1"]);
+      assert.match(oneLine(pageSql(filter, "latest", 20, 0).sql), "boardId" in filters ? /t\."boardId" = \?/ : /t\."statusId" = \?/);
     }
+    // A count not by words keeps the two conditions, which a b-tree serves.
+    const plainCount = oneLine(countSql(postFilter(query({ boardId: "b1", statusId: "s1", search: "xj" }), d, plan), d).sql);
+    assert.match(plainCount, /t\."boardId" = \? AND t\."statusId" = \?/);
+    assert.ok(!plainCount.includes("post_board_status"), plainCount);
     // Without those filters, or with one no index holds beside the words: LIKE, as before.
     for (const filters of [{}, { postedById: "u1" }, { boardId: "b1", id: ["p1"] }]) {
       const count = oneLine(countSql(postFilter(query({ ...filters, search: "dark xj" }), d, plan), d).sql);

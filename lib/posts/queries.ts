@@ -51,6 +51,11 @@ const postRow = rowType<PostRow & VersionedRow>({
 export interface PostFilter {
   /** The filters other than search, on alias t. */
   plain: Prisma.Sql[];
+  /**
+   * Where the filters are a board and a status only, both as one condition the word index
+   * serves as one key (PostgreSQL; Dialect.boardAndStatus), for a count by words.
+   */
+  boardAndStatus?: Prisma.Sql;
   terms: string[];
   /** The terms found through the index, when not all of them. */
   through?: string[];
@@ -102,7 +107,8 @@ export function postFilter(
   // million posts, for a word in 37,000 posts on one board and status).
   const keyed = keys?.length && !through && d.matches("Post", terms, served, keys) ? keys : undefined;
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served, keys: keyed })] : [];
-  return { plain, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
+  const boardAndStatus = (keys && query.boardId && query.statusId && d.boardAndStatus("t", query.boardId, query.statusId)) || undefined;
+  return { plain, boardAndStatus, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -120,15 +126,19 @@ export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDER
  * common (`words`): the word index holds board and status beside the words (the
  * word_filters_index migration) and finds the rows of all three at once, where pg_trgm's and a
  * filter's index were each read whole, their bitmaps intersected, and every candidate row tested
- * (at a million posts, drawn words with filters: 52-68 ms a request, 34-37 through that index).
+ * (at a million posts, drawn words with filters: 52-68 ms a request, 34-37 through that index);
+ * a board and a status together, by the pair's one key in that index (`boardAndStatus`).
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
   const fromIndex = filter.keys !== null && !filter.through && d.matches("Post", filter.terms, filter.expansions, filter.keys);
   if (fromIndex) return boundedCount(fromIndex);
-  const { plain, terms, through } = filter;
+  const { terms, through } = filter;
   const withFilterWords = filter.keys?.length && filter.words?.size;
   const expansions = withFilterWords ? new Map([...(filter.expansions ?? []), ...(filter.words ?? [])]) : filter.expansions;
+  // The pair's key only where a term goes through the word index, which holds it.
+  const byWords = terms.some((t) => Boolean(filter.words?.get(t)?.length));
+  const plain = withFilterWords && byWords && filter.boardAndStatus ? [filter.boardAndStatus] : filter.plain;
   const search = d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions, counting: true });
   return boundedCount(Prisma.sql`SELECT 1 FROM "Post" t ${where([...plain, search])}`);
 }
