@@ -623,6 +623,51 @@ describe("longer terms through the word index", () => {
     assert.deepEqual(await checkAll("all deleted"), deleted.map(() => 0));
   });
 
+  it("counts by a board and a status apart from another pair whose ids join to the same text", async () => {
+    // PostgreSQL counts a search by words with both filters through one key of the pair
+    // (post_board_status, the word_index_board_status migration): "pk-x" with "y-open" and
+    // "pk-xy" with "-open" join to one text, which the board id's length in the key tells apart.
+    // "pairkey" lies in two words, so its count is not settled by the words' kept counts.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-pair-key-"));
+    const file = path.join(dir, "pairs.json");
+    const base = Date.parse("2019-05-01T00:00:00.000Z");
+    const post = (i: number, boardId: string, statusId: string) => ({
+      id: `pk-post-${String(i).padStart(2, "0")}`,
+      title: `Pair key ${i}`,
+      content: i % 3 === 0 ? "pairkeyalpha pairkeybeta" : i % 2 ? "pairkeyalpha" : "pairkeybeta",
+      boardId,
+      statusId,
+      postedById: "pk-user",
+      upvotes: i % 5,
+      createdAt: new Date(base + i * 60_000).toISOString(),
+    });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        boards: [
+          { id: "pk-x", name: "Pair key X" },
+          { id: "pk-xy", name: "Pair key XY" },
+        ],
+        statuses: [
+          { id: "y-open", name: "Pair key Y open", color: "#64748b" },
+          { id: "-open", name: "Pair key open", color: "#22c55e" },
+        ],
+        users: [{ id: "pk-user", name: "Pair Key", email: null }],
+        posts: [...Array.from({ length: 12 }, (_, i) => post(i, "pk-x", "y-open")), ...Array.from({ length: 7 }, (_, i) => post(12 + i, "pk-xy", "-open"))],
+      }),
+    );
+    const imported = await app.cli(["import", file]);
+    assert.equal(imported.code, 0, imported.stderr);
+    try {
+      assert.equal(await checkSearch("pairkey", "the first pair", ["boardId", "pk-x"], ["statusId", "y-open"]), 12);
+      assert.equal(await checkSearch("pairkey", "the second pair", ["boardId", "pk-xy"], ["statusId", "-open"]), 7);
+      assert.equal(await checkSearch("pairkey", "crossed", ["boardId", "pk-x"], ["statusId", "-open"]), 0);
+    } finally {
+      await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'pk-post-%'`);
+    }
+  });
+
   it("gives the oracle's changelogs by words with status and labels, as a changelog's status, labels and text change, and when one is deleted", async () => {
     // On SQLite the changelogs' word index holds each changelog's status and labels as keys,
     // which count a search by words with those filters (lib/dialect.ts, filterKey): triggers
