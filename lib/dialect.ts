@@ -140,6 +140,15 @@ export interface Dialect {
    */
   readonly writesInWith: boolean;
   /**
+   * Whether a post's record looks up its board's, status's and author's names by key, a
+   * subquery each, instead of joining their tables. PostgreSQL: a join of five tables made it
+   * weigh every order and index of them on each list request (0.45-0.58 ms of planning against
+   * 0.19-0.29, for 0.1 ms of execution, warm, at a million posts). SQLite plans the join in
+   * microseconds and runs it faster than four subqueries: deep pages lost about 6% of their
+   * throughput to them (bench/results/sqlite-1000000-2026-11-29-names-*.md).
+   */
+  readonly namesByKey: boolean;
+  /**
    * The changelog `alias` has at least one of the labels whose folded names are `names`
    * (deduplicated, at least one).
    */
@@ -293,6 +302,7 @@ export const sqlite: Dialect = {
   skipLocked: Prisma.empty,
   importTurn: null,
   writesInWith: false,
+  namesByKey: false,
   matches(table, terms, expansions, keys = []) {
     const query = keyedQuery(table, terms, expansions, keys);
     return query && Prisma.sql`SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ${query.match}`;
@@ -431,6 +441,7 @@ export const postgres: Dialect = {
   skipLocked: Prisma.raw(" FOR UPDATE SKIP LOCKED"),
   importTurn: Prisma.sql`SELECT pg_try_advisory_xact_lock(${IMPORT_LOCK}::bigint) AS "taken"`,
   writesInWith: true,
+  namesByKey: true,
   // The changelog's own folded label names (the changelog_label_keys migration), which the word
   // index holds beside the words: a search with labels is counted through that index alone, and
   // a walk of the sort order tests the row it reads instead of probing the labels' table.

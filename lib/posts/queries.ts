@@ -25,20 +25,32 @@ export const POST_ORDERS: Record<SortBy, SortOrder> = {
   top: { name: "top", columns: [{ name: "upvotes", kind: "int", descending: true }, ...CREATED] },
 };
 
-/**
- * A post's record, on alias p. The names of its board, status and author are subqueries, not
- * joins: each is one key lookup, planned alone, where a join of five tables made PostgreSQL
- * weigh every order and index of them on each list request (0.45-0.58 ms of planning against
- * 0.19-0.29, for 0.1 ms of execution, warm, at a million posts). The foreign keys make them
- * the same rows a join gives.
- */
-const SELECT_POST = Prisma.sql`
-  SELECT p."id", p."title", p."content", p."boardId",
-         (SELECT b."name" FROM "Board" b WHERE b."id" = p."boardId") AS "boardName",
-         p."statusId", (SELECT s."name" FROM "PostStatus" s WHERE s."id" = p."statusId") AS "statusName",
-         (SELECT s."color" FROM "PostStatus" s WHERE s."id" = p."statusId") AS "statusColor",
-         p."postedById", (SELECT u."name" FROM "User" u WHERE u."id" = p."postedById") AS "authorName",
-         p."upvotes", p."commentCount", p."createdAt", p."updatedAt", ${dataVersionColumn("Post")}`;
+/** A post record's names (Dialect.namesByKey), on alias p, and the joins they need. */
+const NAMES = {
+  byKey: {
+    columns: Prisma.sql`(SELECT b."name" FROM "Board" b WHERE b."id" = p."boardId") AS "boardName",
+      (SELECT s."name" FROM "PostStatus" s WHERE s."id" = p."statusId") AS "statusName",
+      (SELECT s."color" FROM "PostStatus" s WHERE s."id" = p."statusId") AS "statusColor",
+      (SELECT u."name" FROM "User" u WHERE u."id" = p."postedById") AS "authorName"`,
+    joins: Prisma.empty,
+  },
+  joined: {
+    columns: Prisma.sql`b."name" AS "boardName", s."name" AS "statusName", s."color" AS "statusColor", u."name" AS "authorName"`,
+    joins: Prisma.sql`
+      JOIN "Board" b ON b."id" = p."boardId"
+      LEFT JOIN "PostStatus" s ON s."id" = p."statusId"
+      JOIN "User" u ON u."id" = p."postedById"`,
+  },
+};
+
+/** A post's record from alias p, with what follows FROM: its table, or a page and its table. */
+function selectPost(from: Prisma.Sql, d: Dialect): Prisma.Sql {
+  const names = d.namesByKey ? NAMES.byKey : NAMES.joined;
+  return Prisma.sql`
+    SELECT p."id", p."title", p."content", p."boardId", p."statusId", p."postedById", ${names.columns},
+           p."upvotes", p."commentCount", p."createdAt", p."updatedAt", ${dataVersionColumn("Post")}
+    FROM ${from}${names.joins}`;
+}
 
 const postRow = rowType<PostRow & VersionedRow>({
   upvotes: "int",
@@ -190,10 +202,8 @@ export function pageSql(filter: PostFilter, sortBy: SortBy, limit: number, offse
  * start from the page: with LIMIT as a parameter it cannot see that the page is small, and may
  * otherwise walk all of "Post" and probe the page for each row. PostgreSQL plans it as a join.
  */
-export function rowsSql(page: Prisma.Sql, sortBy: SortBy): Prisma.Sql {
-  return Prisma.sql`${SELECT_POST}
-    FROM (${page}) page
-    CROSS JOIN "Post" p
+export function rowsSql(page: Prisma.Sql, sortBy: SortBy, d: Dialect = dialect): Prisma.Sql {
+  return Prisma.sql`${selectPost(Prisma.sql`(${page}) page CROSS JOIN "Post" p`, d)}
     WHERE p."id" = page."id"
     ORDER BY ${orderOn(sortBy)("p")}`;
 }
@@ -298,6 +308,6 @@ const keyOf = (sortBy: SortBy, row: PostRow): SortKey =>
   sortBy === "top" ? [row.upvotes, row.createdAt, row.id] : [row.createdAt, row.id];
 
 export async function getPost(id: string) {
-  const rows = await read(Prisma.sql`${SELECT_POST} FROM "Post" p WHERE p."id" = ${id}`, postRow, { lookup: true });
+  const rows = await read(Prisma.sql`${selectPost(Prisma.sql`"Post" p`, dialect)} WHERE p."id" = ${id}`, postRow, { lookup: true });
   return rows[0] ? serializePost(rows[0]) : null;
 }
