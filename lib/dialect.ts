@@ -153,6 +153,13 @@ export interface Dialect {
    * (deduplicated, at least one).
    */
   anyLabel(alias: string, names: string[]): Prisma.Sql;
+  /**
+   * The values of `column` in the rows of `from` (a FROM clause and its WHERE, usually
+   * correlated), gathered into one value of kind "list", in no particular order: so a row
+   * carries its own short list (a changelog's labels) in the statement that reads it, instead
+   * of a second statement for the list. SQLite gives it as JSON text, which decode reads.
+   */
+  listOf(column: Prisma.Sql, from: Prisma.Sql): Prisma.Sql;
   /** How a column kind comes back from the driver, where that is not already its row type. */
   readonly decode: Partial<Record<ColumnKind, (value: unknown) => unknown>>;
   /** A value for a statement bound outside Prisma's client (SQLite's readers, the seed). */
@@ -320,9 +327,11 @@ export const sqlite: Dialect = {
   // labelled changelog first.
   anyLabel: (alias, names) =>
     Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = ${Prisma.raw(alias)}."id" AND l."nameKey" IN (${Prisma.join(names)}))`,
+  listOf: (column, from) => Prisma.sql`(SELECT json_group_array(${column}) ${from})`,
   decode: {
     time: orNull((value) => new Date(value as string)),
     bool: orNull((value) => value !== 0),
+    list: orNull((value) => JSON.parse(value as string)),
   },
   // As the SQLite adapter stores them, so hand-written rows read back like Prisma's.
   encode(value) {
@@ -363,7 +372,7 @@ const commonElements = (index: string) =>
 /** The advisory lock imports take turns by (importTurn): a number no other lock of this app uses. */
 const IMPORT_LOCK = Prisma.raw("4100720");
 
-const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bool: "::boolean", time: "::timestamp(3)" };
+const CASTS: Record<ColumnKind, string> = { text: "::text", int: "::integer", bool: "::boolean", time: "::timestamp(3)", list: "::text[]" };
 
 export const postgres: Dialect = {
   engine: "postgres",
@@ -446,6 +455,8 @@ export const postgres: Dialect = {
   // index holds beside the words: a search with labels is counted through that index alone, and
   // a walk of the sort order tests the row it reads instead of probing the labels' table.
   anyLabel: (alias, names) => Prisma.sql`${Prisma.raw(alias)}."labelKeys" && ARRAY[${Prisma.join(names)}]::text[]`,
+  // A text[], which pg reads as an array.
+  listOf: (column, from) => Prisma.sql`ARRAY(SELECT ${column} ${from})`,
   // Counts (bigint) come back as BigInt; times and booleans already as Date and boolean.
   decode: { int: orNull(Number) },
   encode: (value) => (value instanceof Date ? value.toISOString() : value),

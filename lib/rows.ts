@@ -1,9 +1,10 @@
 // What a row's columns hold, so rows can be decoded once where they leave the database layer.
 // The drivers disagree: SQLite returns times as ISO text and booleans as 0/1, PostgreSQL
 // returns counts (bigint columns) as BigInt. Each query names the kinds of its columns, and
-// read() turns them into Date, boolean and number, the types every row type and serializer use.
+// read() turns them into Date, boolean, number and string[], the types every row type and
+// serializer use. A "list" is a column of texts gathered by Dialect.listOf.
 
-export type ColumnKind = "text" | "int" | "bool" | "time";
+export type ColumnKind = "text" | "int" | "bool" | "time" | "list";
 
 type KeysOf<T, V> = { [K in keyof T]-?: NonNullable<T[K]> extends V ? K : never }[keyof T];
 
@@ -13,7 +14,7 @@ type KeysOf<T, V> = { [K in keyof T]-?: NonNullable<T[K]> extends V ? K : never 
  */
 export type Kinds<T> = { [K in KeysOf<T, Date>]: "time" } & { [K in KeysOf<T, boolean>]: "bool" } & {
   [K in KeysOf<T, number>]: "int";
-};
+} & { [K in KeysOf<T, string[]>]: "list" };
 
 /** A row type and how to decode it; `row` only carries T for read()'s result. */
 export interface RowType<T> {

@@ -107,9 +107,21 @@ describe("changelog list SQL", () => {
   });
 
   it("walks the sort index: drafts first, newest first, ties by id", () => {
-    const sql = oneLine(pageSql(changelogWhere(query(), dialects.sqlite), 20, 0).sql);
-    assert.match(sql, /FROM "Changelog" t ORDER BY t\."status" ASC, t\."sortAt" DESC, t\."id" DESC LIMIT \? OFFSET \?$/);
+    const sql = oneLine(pageSql(changelogWhere(query(), dialects.sqlite), 20, 0, dialects.sqlite).sql);
+    assert.match(sql, /FROM "Changelog" t ORDER BY t\."status" ASC, t\."sortAt" DESC, t\."id" DESC LIMIT \? OFFSET \?\) page /);
   });
+
+  for (const d of Object.values(dialects)) {
+    it(`reads each shown changelog's labels in the page's statement, for the page's rows alone, on ${d.engine}`, () => {
+      const sql = oneLine(pageSql(changelogWhere(query({ status: "Draft" }), d), 20, 0, d).sql);
+      const labels =
+        d.engine === "sqlite"
+          ? `(SELECT json_group_array(l."name") FROM "ChangelogLabel" l WHERE l."changelogId" = page."id") AS "labels"`
+          : `ARRAY(SELECT l."name" FROM "ChangelogLabel" l WHERE l."changelogId" = page."id") AS "labels"`;
+      assert.ok(sql.startsWith(`SELECT page.*, ${labels} FROM (SELECT t."id", `), sql);
+      assert.match(sql, /LIMIT \? OFFSET \?\) page ORDER BY page\."status" ASC, page\."sortAt" DESC, page\."id" DESC$/);
+    });
+  }
 });
 
 describe("changelog count SQL on SQLite", () => {

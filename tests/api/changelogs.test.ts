@@ -46,6 +46,13 @@ describe("GET /api/v1/changelogs", () => {
     assert.equal(draft.updatedAt, "2026-01-27T00:00:00.000Z");
   });
 
+  it("gives every changelog of a page its own labels, none where it has none", async () => {
+    const { body } = await app.json("/api/v1/changelogs?limit=100");
+    const labels = Object.fromEntries(body.data.map((c: { id: string; labels: string[] }) => [c.id, c.labels]));
+    assert.deepEqual(labels, { "cl-audit": [], "cl-sso": ["new"], "cl-csv": ["Fixed"], "cl-tie": ["API", "improved"], "cl-dark": ["New", "UI"] });
+    assert.deepEqual((await app.json("/api/v1/changelogs/cl-audit")).body.data.labels, []);
+  });
+
   it("filters by status in any case, writing it back in the contract's spelling", async () => {
     assert.deepEqual(await list("status=Draft"), ["cl-audit", "cl-sso"]);
     assert.deepEqual(await list("status=published"), ["cl-csv", "cl-tie", "cl-dark"]);
