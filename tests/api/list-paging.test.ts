@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import pg from "pg";
-import { logLines, startApp, type TestApp, testEngine } from "../support/app";
+import { importData, logLines, startApp, type TestApp, testEngine } from "../support/app";
 import { random as seededRandom } from "../../lib/seed/vocabulary";
 import { eventually } from "../support/eventually";
 import { sql } from "../support/sql";
@@ -518,7 +515,6 @@ describe("longer terms through the word index", () => {
     // lists and PostgreSQL keeps by board and status as posts are written (countFromWords; the
     // word_rows migration's triggers). 60 posts of their own, on two boards of their own, on
     // two statuses or none; their words are "wrenwhistle" and "wrenwhisper".
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-word-rows-"));
     const base = Date.parse("2019-03-01T00:00:00.000Z");
     const post = (i: number, text: string, boardId: string, statusId: string | null) => ({
       id: `wr-post-${String(i).padStart(2, "0")}`,
@@ -531,27 +527,20 @@ describe("longer terms through the word index", () => {
       createdAt: new Date(base + i * 60_000).toISOString(),
     });
     const statusOf = (i: number) => [null, "wr-open", "wr-done"][i % 3] ?? null;
-    const importPosts = async (name: string, posts: ReturnType<typeof post>[]) => {
-      const file = path.join(dir, name);
-      fs.writeFileSync(
-        file,
-        JSON.stringify({
-          version: 1,
-          boards: [
-            { id: "wr-board-a", name: "Word rows A" },
-            { id: "wr-board-b", name: "Word rows B" },
-          ],
-          statuses: [
-            { id: "wr-open", name: "Word rows open", color: "#64748b" },
-            { id: "wr-done", name: "Word rows done", color: "#22c55e" },
-          ],
-          users: [{ id: "wr-user", name: "Word Rows", email: null }],
-          posts,
-        }),
-      );
-      const imported = await app.cli(["import", file]);
-      assert.equal(imported.code, 0, imported.stderr);
-    };
+    const importPosts = (posts: ReturnType<typeof post>[]) =>
+      importData(app.cli, {
+        version: 1,
+        boards: [
+          { id: "wr-board-a", name: "Word rows A" },
+          { id: "wr-board-b", name: "Word rows B" },
+        ],
+        statuses: [
+          { id: "wr-open", name: "Word rows open", color: "#64748b" },
+          { id: "wr-done", name: "Word rows done", color: "#22c55e" },
+        ],
+        users: [{ id: "wr-user", name: "Word Rows", email: null }],
+        posts,
+      });
     const FILTERS: [string, string][][] = [
       [],
       [["boardId", "wr-board-a"]],
@@ -570,14 +559,13 @@ describe("longer terms through the word index", () => {
     };
     // Two thirds hold "wrenwhistle", every fifth "wrenwhisper" too, on boards A and B alternately.
     const text = (i: number) => `${i % 3 === 0 ? "nothing" : "wrenwhistle"} here${i % 5 === 0 ? " wrenwhisper" : ""}`;
-    await importPosts("first.json", Array.from({ length: 60 }, (_, i) => post(i, text(i), i % 2 ? "wr-board-b" : "wr-board-a", statusOf(i))));
+    await importPosts(Array.from({ length: 60 }, (_, i) => post(i, text(i), i % 2 ? "wr-board-b" : "wr-board-a", statusOf(i))));
     const first = await checkAll("imported");
     assert.ok(first.every((n, i) => n > 0 || i % FILTERS.length !== 0), `every term matches some posts: ${first}`);
 
     // Imported again: every third post another board, every fourth another status or none, every
     // seventh a new text (its words go, others come), the rest as they were.
     await importPosts(
-      "again.json",
       Array.from({ length: 60 }, (_, i) =>
         post(
           i,
@@ -628,8 +616,6 @@ describe("longer terms through the word index", () => {
     // (post_board_status, the word_index_board_status migration): "pk-x" with "y-open" and
     // "pk-xy" with "-open" join to one text, which the board id's length in the key tells apart.
     // "pairkey" lies in two words, so its count is not settled by the words' kept counts.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-pair-key-"));
-    const file = path.join(dir, "pairs.json");
     const base = Date.parse("2019-05-01T00:00:00.000Z");
     const post = (i: number, boardId: string, statusId: string) => ({
       id: `pk-post-${String(i).padStart(2, "0")}`,
@@ -641,24 +627,19 @@ describe("longer terms through the word index", () => {
       upvotes: i % 5,
       createdAt: new Date(base + i * 60_000).toISOString(),
     });
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        version: 1,
-        boards: [
-          { id: "pk-x", name: "Pair key X" },
-          { id: "pk-xy", name: "Pair key XY" },
-        ],
-        statuses: [
-          { id: "y-open", name: "Pair key Y open", color: "#64748b" },
-          { id: "-open", name: "Pair key open", color: "#22c55e" },
-        ],
-        users: [{ id: "pk-user", name: "Pair Key", email: null }],
-        posts: [...Array.from({ length: 12 }, (_, i) => post(i, "pk-x", "y-open")), ...Array.from({ length: 7 }, (_, i) => post(12 + i, "pk-xy", "-open"))],
-      }),
-    );
-    const imported = await app.cli(["import", file]);
-    assert.equal(imported.code, 0, imported.stderr);
+    await importData(app.cli, {
+      version: 1,
+      boards: [
+        { id: "pk-x", name: "Pair key X" },
+        { id: "pk-xy", name: "Pair key XY" },
+      ],
+      statuses: [
+        { id: "y-open", name: "Pair key Y open", color: "#64748b" },
+        { id: "-open", name: "Pair key open", color: "#22c55e" },
+      ],
+      users: [{ id: "pk-user", name: "Pair Key", email: null }],
+      posts: [...Array.from({ length: 12 }, (_, i) => post(i, "pk-x", "y-open")), ...Array.from({ length: 7 }, (_, i) => post(12 + i, "pk-xy", "-open"))],
+    });
     try {
       assert.equal(await checkSearch("pairkey", "the first pair", ["boardId", "pk-x"], ["statusId", "y-open"]), 12);
       assert.equal(await checkSearch("pairkey", "the second pair", ["boardId", "pk-xy"], ["statusId", "-open"]), 7);
@@ -718,15 +699,11 @@ describe("longer terms through the word index", () => {
          AND EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = c."id" AND l."nameKey" = 'api') ORDER BY c."id" LIMIT 1`,
     );
     assert.ok(changed);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-changelog-keys-"));
-    const file = path.join(dir, "changelog.json");
     const createdAt = new Date(changed.createdAt).toISOString();
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ version: 1, changelogs: [{ id: changed.id, title: "Now available: zquorkz", content: "", status: "Draft", labels: ["Zeta", "Mobile"], createdAt }] }),
-    );
-    const imported = await app.cli(["import", file]);
-    assert.equal(imported.code, 0, imported.stderr);
+    await importData(app.cli, {
+      version: 1,
+      changelogs: [{ id: changed.id, title: "Now available: zquorkz", content: "", status: "Draft", labels: ["Zeta", "Mobile"], createdAt }],
+    });
     const after = (label: string) =>
       withAndWithoutKeys("Changelog", label, async (label) => {
         await searches(label, "available");
@@ -798,11 +775,7 @@ describe("longer terms through the word index", () => {
         createdAt,
       };
     });
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-changelog-bound-"));
-    const file = path.join(dir, "changelogs.json");
-    fs.writeFileSync(file, JSON.stringify({ version: 1, changelogs }));
-    const imported = await app.cli(["import", file]);
-    assert.equal(imported.code, 0, imported.stderr);
+    await importData(app.cli, { version: 1, changelogs });
 
     const check = async (label: string, filter: "" | "&status=Draft" | "&labels=Zeta") => {
       const where = {
@@ -840,15 +813,8 @@ describe("longer terms through the word index", () => {
   it("takes a post whose word is too long for an index key, and finds a term inside that word", async () => {
     // 4,800 hex digits: a word no index key can hold whole (PostgreSQL's limit is 2,712 bytes).
     const hex = Array.from({ length: 150 }, (_, i) => createHash("md5").update(String(i)).digest("hex")).join("");
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "feedback-long-word-"));
-    const file = path.join(dir, "long-word.json");
     const post = { id: "p-long-word", title: "A pasted hash", content: `see ${hex} zquorx`, boardId: "demo_board_1", statusId: null };
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ version: 1, posts: [{ ...post, postedById: "demo_user_0000001", upvotes: 0, createdAt: "2026-01-02T03:04:05.000Z" }] }),
-    );
-    const imported = await app.cli(["import", file]);
-    assert.equal(imported.code, 0, imported.stderr);
+    await importData(app.cli, { version: 1, posts: [{ ...post, postedById: "demo_user_0000001", upvotes: 0, createdAt: "2026-01-02T03:04:05.000Z" }] });
     // A term from the middle of the long word, the long word's neighbour, and one in no text.
     assert.equal(await checkSearch(hex.slice(2_000, 2_040), "inside the long word"), 1);
     assert.equal(await checkSearch("zquorx", "beside the long word"), 1);

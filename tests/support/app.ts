@@ -183,6 +183,21 @@ function serverCommand(hosts: string[] | undefined): { command: string; args: st
 
 type Cli = (args: string[]) => Promise<CliResult>;
 
+/**
+ * Imports `data` (the import format) with `feedback import`, from a file removed afterwards;
+ * throws with the command's stderr if it fails.
+ */
+export async function importData(cli: Cli, data: unknown): Promise<void> {
+  const file = path.join(os.tmpdir(), `feedback-import-${randomBytes(6).toString("hex")}.json`);
+  fs.writeFileSync(file, JSON.stringify(data));
+  try {
+    const imported = await cli(["import", file]);
+    if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
 async function prepareDatabase(
   options: AppOptions,
   engine: Engine,
@@ -193,13 +208,7 @@ async function prepareDatabase(
   const database = await createDatabase(engine);
   const cli = cliFor(database.url);
   try {
-    if (options.dataset) {
-      const file = path.join(os.tmpdir(), `feedback-dataset-${randomBytes(6).toString("hex")}.json`);
-      fs.writeFileSync(file, JSON.stringify(options.dataset));
-      const imported = await cli(["import", file]);
-      fs.rmSync(file, { force: true });
-      if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
-    }
+    if (options.dataset) await importData(cli, options.dataset);
     const write = await cli(["keys", "create", "--name", "test-write"]);
     const read = await cli(["keys", "create", "--name", "test-read", "--scopes", "read"]);
     if (write.code !== 0 || read.code !== 0) throw new Error(`keys create failed: ${write.stderr}${read.stderr}`);
