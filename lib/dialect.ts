@@ -8,7 +8,10 @@ import type { ColumnKind } from "./rows";
 // from DATABASE_URL. A query is written once and asks the dialect only for the parts that
 // differ (a substring test, a search, a label probe), so no query asks which engine it is on.
 
-/** The board and status a post list is filtered by, for counting its search by words. */
+/**
+ * The board and status a list is filtered by, for counting its search by words: a post list's
+ * board and status, a changelog list's status (its name, "Draft" or "Published").
+ */
 export interface WordFilters {
   boardId?: string;
   statusId?: string;
@@ -89,9 +92,9 @@ export interface Dialect {
    * vocabulary instead (SQLite). A term in no word has no row. A row with no term says a text
    * held a word too long for the index, inside which any term may lie. Each row also carries
    * the table's version ("dataVersion"; the only row when no term is in a word), and, with
-   * `counted` (posts only), how many posts hold the word among those on the board and with the
-   * status given, from counts the writes keep ("rows"; null for the words of a term in `limit`
-   * words or more, which is not found through its words; 0 for a word no post holds any more).
+   * `counted`, how many rows hold the word among those on the board and with the status given,
+   * from counts the writes keep ("rows"; null for the words of a term in `limit` words or more,
+   * which is not found through its words; 0 for a word no row holds any more).
    * One statement for what a search needs before it counts.
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
@@ -429,15 +432,15 @@ export const postgres: Dialect = {
       ],
       " UNION ALL ",
     );
-    // The word_rows migration keeps the counts, for posts only. A CASE computes its branch only
-    // where it is taken, so a term in too many words costs no count.
-    const rows =
-      counted && table === "Post"
-        ? Prisma.sql`CASE WHEN h."term" IS NOT NULL AND count(*) OVER (PARTITION BY h."term") < ${limit} THEN coalesce((
-            SELECT sum(r."rows") FROM "SearchWordRows" r WHERE r."table" = 'Post' AND r."word" = h."word"${
+    // The word_rows migration keeps the posts' counts, the changelog_word_rows migration the
+    // changelogs' (under the board ''). A CASE computes its branch only where it is taken, so a
+    // term in too many words costs no count.
+    const rows = counted
+      ? Prisma.sql`CASE WHEN h."term" IS NOT NULL AND count(*) OVER (PARTITION BY h."term") < ${limit} THEN coalesce((
+            SELECT sum(r."rows") FROM "SearchWordRows" r WHERE r."table" = ${table} AND r."word" = h."word"${
               counted.boardId ? Prisma.sql` AND r."boardId" = ${counted.boardId}` : Prisma.empty
             }${counted.statusId ? Prisma.sql` AND r."statusId" = ${counted.statusId}` : Prisma.empty}), 0) END`
-        : Prisma.sql`NULL::bigint`;
+      : Prisma.sql`NULL::bigint`;
     return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
       FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
   },

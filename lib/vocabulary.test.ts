@@ -414,7 +414,7 @@ describe("a search's count from its words, on a real word index", () => {
   const { database, vocabulary, holding } = indexedPosts([], 1, 0, () => 0, texts);
   const fromWords = async (v: typeof vocabulary, terms: string[], filters: WordFilters | null = {}) => {
     const expansions = expansionsOf(v, terms);
-    return countFromWords(await termRowsOf("Post", { version: 7, expansions, rows: termRows(v, expansions) }, terms, filters));
+    return countFromWords(await termRowsOf({ version: 7, expansions, rows: termRows(v, expansions) }, terms, filters));
   };
 
   it("is the bound's count for one term whose commonest word is past the bound, and the exact count for a term inside one word, with no filter", async () => {
@@ -432,9 +432,28 @@ describe("a search's count from its words, on a real word index", () => {
     assert.equal(await fromWords(vocabulary, ["alphabet"], { boardId: "b1" }), undefined, "with a board: counted");
     assert.equal(await fromWords(vocabulary, ["zapier"], null), undefined, "with a filter no count is kept by: counted");
     assert.equal(await fromWords(vocabulary, ["al"]), undefined, "a short term goes through trigrams, not words");
-    assert.equal(await termRowsOf("Post", undefined, ["alphabet"], {}), undefined, "no plan (no vocabulary yet)");
+    assert.equal(await termRowsOf(undefined, ["alphabet"], {}), undefined, "no plan (no vocabulary yet)");
     assert.equal(countFromWords(undefined), undefined);
     assert.equal(countFromWords({ least: 0, most: 0 }), 0, "words no row holds any more");
+  });
+
+  it("reads PostgreSQL's kept counts only for the filters they were read with", async () => {
+    // The plan PostgreSQL's lookup gives a changelog search with a status (planTerms): each
+    // word's count among the changelogs of that status, read with the words.
+    const plan = {
+      expansions: new Map(),
+      words: new Map([
+        ["apie", ["zapier"]],
+        ["okta", ["okta", "oktaves"]],
+      ]),
+      wordRows: { filters: { statusId: "Draft" }, rows: new Map([["zapier", 40], ["okta", 30], ["oktaves", 12]]) },
+    };
+    assert.deepEqual(await termRowsOf(plan, ["apie"], { statusId: "Draft" }), { least: 40, most: 40 });
+    assert.deepEqual(await termRowsOf(plan, ["okta"], { statusId: "Draft" }), { least: 30, most: 42 });
+    assert.equal(await termRowsOf(plan, ["apie"], { statusId: "Published" }), undefined, "another status: counted");
+    assert.equal(await termRowsOf(plan, ["apie"], {}), undefined, "no status: counted");
+    assert.equal(await termRowsOf(plan, ["apie"], null), undefined, "a filter no count is kept by (labels): counted");
+    assert.equal(await termRowsOf(plan, ["apie", "okta"], { statusId: "Draft" }), undefined, "two terms: counted");
   });
 
   it("follows deleted rows: a word that falls within the bound gives its exact count", async () => {

@@ -337,11 +337,11 @@ export type { WordFilters };
  * How many rows hold a search's one term, as far as the rows of its words say, or undefined
  * for several terms, a term its words do not serve, or filters no count is kept by (`filters`
  * null). SQLite: from the plan's vocabulary, which counts the words of every row, so only with
- * no filter. PostgreSQL: the posts' words counted by board and status as they are written
- * (the word_rows migration), read with the plan for the list's filters (planTerms' `counted`).
+ * no filter. PostgreSQL: the words counted as they are written, the posts' by board and status
+ * (the word_rows migration), the changelogs' by status (changelog_word_rows), read with the
+ * plan for the list's filters (planTerms' `counted`).
  */
 export async function termRowsOf(
-  table: SearchTable,
   plan: TermPlan | undefined,
   terms: string[],
   filters: WordFilters | null,
@@ -351,7 +351,7 @@ export async function termRowsOf(
   if (plan.rows) return filters.boardId || filters.statusId ? undefined : plan.rows.get(term);
   const words = plan.words?.get(term);
   const counted = plan.wordRows;
-  if (table !== "Post" || !words?.length || !counted || !sameFilters(counted.filters, filters)) return undefined;
+  if (!words?.length || !counted || !sameFilters(counted.filters, filters)) return undefined;
   return countedRows(counted.rows, words);
 }
 
@@ -394,9 +394,8 @@ const rowsOfListed = (listed: number[]): TermRows => ({ least: Math.max(...liste
  * for each term expanded into words (SQLite), how many rows hold it, from the vocabulary.
  * `words` (PostgreSQL): every longer term's words, however common, for a count that comes with
  * filters an index holds beside the words (the post list's board and status), and for the
- * counts of posts each word's writes keep (termRowsOf). `wordRows` (PostgreSQL, posts): those
- * counts of each of `words`, read with them, among the posts of the board and status of
- * `filters`. `versionRead` (PostgreSQL): the table's version, read with the words, before the
+ * counts of rows each word's writes keep (termRowsOf). `wordRows` (PostgreSQL): those counts
+ * of each of `words`, read with them, among the rows of the board and status of `filters`. `versionRead` (PostgreSQL): the table's version, read with the words, before the
  * list counts anything; unlike `version`, the plan holds at every version.
  */
 export interface TermPlan {
@@ -511,8 +510,8 @@ function sharesOf(table: SearchTable, sql: Prisma.Sql, what: "short terms" | "wo
  * How an index serves a search's terms by other keys, or null when it cannot. PostgreSQL: the
  * short terms rare enough for its index of short substrings, and the words of the longer terms
  * rare enough together, at any version; read with the words, the table's version and, for a
- * post list (`filters`: its board and status, null where another filter keeps no counts), the
- * counts of posts of the words a count or the choice of a rare term asks for (termRowsOf,
+ * list (`filters`: its board and status, null where another filter keeps no counts), the
+ * counts of rows of the words a count or the choice of a rare term asks for (termRowsOf,
  * rowsOfTerms): one statement where there were three. SQLite: the trigrams of the short terms
  * and the words of the longer ones, at the table's current version; with no vocabulary
  * remembered for it, the plan expands nothing (one is read in the background), and only gives
@@ -525,8 +524,9 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
   if (sharesSql && wordSharesSql) {
     const words = terms.filter(isWordTerm);
     if (!words.length && !terms.some(isShort)) return null;
-    // One term: its count, with the list's filters. Several: the choice of a rare one, without.
-    const counted = terms.length === 1 ? (filters ?? undefined) : words.length >= 2 ? {} : undefined;
+    // One term: its count, with the list's filters. Several: the choice of a rare one, without,
+    // which only the post list makes (lib/posts/search-plan.ts).
+    const counted = terms.length === 1 ? (filters ?? undefined) : words.length >= 2 && table === "Post" ? {} : undefined;
     const [shares, held, wordShares] = await Promise.all([
       terms.some(isShort) ? sharesOf(table, sharesSql, "short terms") : null,
       wordsHolding(table, words, counted),
@@ -556,7 +556,7 @@ const wordRow = rowType<{ term: string | null; word: string | null; rows: number
  * found through the trigram index as before); a term in no word with none. The table of words
  * is written with the rows, so unlike a vocabulary it holds at every version. None at all once
  * a text held a word too long for the index: a term may lie inside it, unseen. With them, the
- * table's version, and with `counted`, how many posts of that board and status hold each word.
+ * table's version, and with `counted`, how many rows of that board and status hold each word.
  */
 async function wordsHolding(
   table: SearchTable,
@@ -595,8 +595,9 @@ export interface Listed<L> {
  * `nothing` is the list when a term is in no row. The plan
  * holds for its version only. Versions only move forward, so if the last read still saw that
  * version, so did every read before it; otherwise a write came in between, and the list is
- * read again without the plan. `filters`: a post list's board and status, for the counts the
- * plan reads with its words (planTerms).
+ * read again without the plan. `filters`: the list's board and status (WordFilters), for the
+ * counts the plan reads with its words (planTerms); null or none where the list has a filter
+ * no count is kept by.
  */
 export function listWithTermPlan<L>(
   table: SearchTable,

@@ -6,7 +6,7 @@ import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -126,8 +126,15 @@ export type ChangelogList = ListPage<"changelogs", ChangelogRecord>;
 export function listChangelogs(query: ListChangelogsQuery): Promise<ChangelogList> {
   const terms = searchTerms(query.search);
   const nothing = (): ChangelogList => ({ changelogs: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
-  return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms, plan));
+  return listWithTermPlan("Changelog", terms, nothing, (plan) => listWith(query, terms, plan), wordFilters(query));
 }
+
+/**
+ * The list's filters as the counts of words are kept by (WordFilters): a status, or none; null
+ * with any other filter (labels, ids), and the search is counted.
+ */
+const wordFilters = (query: ListChangelogsQuery): WordFilters | null =>
+  filteredBesidesSearch({ ...query, status: undefined }) ? null : { statusId: query.status };
 
 /**
  * Reading a match's row to sort it costs about this many steps of a walk of the sort order's
@@ -176,7 +183,7 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const where = changelogWhere(query, dialect, { expansions });
   const filtered = filteredBesidesSearch(query);
   const countMatches = async () =>
-    countFromWords(await termRowsOf("Changelog", plan, terms, filtered ? null : {})) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
+    countFromWords(await termRowsOf(plan, terms, wordFilters(query))) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
   const total = (known?: number) => exactTotal("Changelog", where, countMatches, known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
   // its count is bounded (from the index alone when nothing else filters), it says how common

@@ -268,7 +268,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
     const filters = filter.keys === null ? null : { boardId: query.boardId, statusId: query.statusId };
-    const fromWords = countFromWords(await termRowsOf("Post", plan, terms, filters));
+    const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
     if (fromWords !== undefined) return fromWords;
     if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);
