@@ -119,8 +119,23 @@ export async function createDatabase(engine: Engine = testEngine()): Promise<Thr
       drop: async () => {
         const c = new pg.Client({ connectionString: admin });
         await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
+        try {
+          // WITH (FORCE) ends the database's other connections, but PostgreSQL lets a role that
+          // is not a superuser end only its own roles' (without pg_signal_backend): an autovacuum
+          // worker busy on the database, after a test's large import, refuses it (42501, which
+          // failed a CI run's after hook). The worker is done in moments; drop again.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+              return;
+            } catch (error) {
+              if ((error as { code?: string }).code !== "42501" || attempt >= 100) throw error;
+              await new Promise((r) => setTimeout(r, 200));
+            }
+          }
+        } finally {
+          await c.end();
+        }
       },
     };
   }
