@@ -245,7 +245,9 @@ interface Dispatcher {
  */
 function dispatcher(config: Env): Dispatcher | undefined {
   if (!config.WEBHOOK_DISPATCH || config.VERCEL) return undefined;
-  const args = [SERVER_HEAP_FLAG, ...scriptArgs(path.join(root, "cli", "feedback.ts")), "webhooks", "deliver"];
+  // A server profiled with --cpu-prof (the bench's --cpu-prof) profiles its dispatcher too.
+  const profiling = process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"));
+  const args = [SERVER_HEAP_FLAG, ...profiling, ...scriptArgs(path.join(root, "cli", "feedback.ts")), "webhooks", "deliver"];
   let child: ChildProcess | undefined;
   let stopping = false;
   let failures = 0;

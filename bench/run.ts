@@ -25,7 +25,7 @@
 //                        of two builds); the report says which code it was
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
 //   --cpu-prof DIR       write a V8 CPU profile of the app server to DIR when it stops, one per
-//                        process but the webhook dispatcher (Node refuses --cpu-prof in NODE_OPTIONS)
+//                        process, the webhook dispatcher's included
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
 // (PostgreSQL) and reused when it was fully seeded before. Results go to
