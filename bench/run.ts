@@ -407,7 +407,11 @@ async function stop(server: Server): Promise<void> {
     server.process.kill("SIGTERM");
     await Promise.race([exited, sleep(10_000)]);
   }
-  // Workers the server forked and did not take down with it.
+  // Its webhook dispatcher ends by itself once it has recorded what it sent (and written its
+  // CPU profile, under --cpu-prof); workers the server forked and did not take down with it, and
+  // a dispatcher still running after that, are killed.
+  const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
+  for (let i = 0; i < 50 && tree.some(alive); i++) await sleep(100);
   for (const pid of tree) {
     try {
       process.kill(pid, "SIGKILL");
