@@ -597,7 +597,8 @@ export interface Listed<L> {
  * version, so did every read before it; otherwise a write came in between, and the list is
  * read again without the plan. `filters`: the list's board and status (WordFilters), for the
  * counts the plan reads with its words (planTerms); null or none where the list has a filter
- * no count is kept by.
+ * no count is kept by. Counts that say no row of that board and status holds the term answer
+ * `nothing` at once.
  */
 export function listWithTermPlan<L>(
   table: SearchTable,
@@ -608,6 +609,10 @@ export function listWithTermPlan<L>(
 ): Promise<L> {
   return inTurn(terms, async () => {
     const plan = await planTerms(table, terms, filters);
+    // By the counts the writes keep (PostgreSQL), no row of the board and status holds the term:
+    // nothing matches, and no page walks the sort order looking for a match. A word found only
+    // in drafts, listed with status=Published, walked all 42,464 published changelogs (34 ms).
+    if (filters && (await termRowsOf(plan ?? undefined, terms, filters))?.most === 0) return nothing();
     // Nothing expanded: the reads are those of any search, and the version only saves a query.
     if (!plan?.expansions.size) return (await list(plan ?? undefined)).list;
     // A term that no row holds: nothing matches, as of the version just read (or now).

@@ -755,6 +755,65 @@ describe("longer terms through the word index", () => {
     await truncateForgetsWordRows("Changelog");
   });
 
+  it("answers a term in no row of the list's board or status with nothing, and on PostgreSQL from the kept word counts alone", async () => {
+    // A word of its own in one post and one draft changelog. On PostgreSQL the counts of words
+    // kept by board and status say no other board's post and no published changelog holds it,
+    // so those lists answer without reading the table: before, a word found only in drafts,
+    // listed with status=Published, walked every published changelog.
+    const [post] = await sql<{ id: string; boardId: string }>(app.databaseUrl, `SELECT "id", "boardId" FROM "Post" ORDER BY "id" LIMIT 1`);
+    assert.ok(post);
+    const otherBoard = post.boardId === "demo_board_1" ? "demo_board_2" : "demo_board_1";
+    await sql(app.databaseUrl, `UPDATE "Post" SET "searchText" = "searchText" || ' quillwhistle' WHERE "id" = ?`, [post.id]);
+    await importData(app.cli, {
+      version: 1,
+      changelogs: [{ id: "quillwhistle-draft", title: "Coming soon: Quillwhistle", content: "", status: "Draft", labels: ["API"], createdAt: "2026-01-02T00:00:00.000Z" }],
+    });
+    try {
+      const holding = [
+        "/api/v1/changelogs?search=QUILLWHISTLE",
+        "/api/v1/changelogs?search=quillwhistle&status=Draft",
+        "/api/v1/changelogs?search=uillwhistl&status=Draft&labels=API",
+        "/api/v1/posts?search=quillwhistle",
+        `/api/v1/posts?search=quillwhistle&boardId=${post.boardId}`,
+      ];
+      for (const path of holding) {
+        const { body } = await get(path);
+        assert.equal(ids(body).length, 1, path);
+        assert.equal(body.pagination.total, 1, path);
+      }
+      const none = async (label: string) => {
+        for (const path of [
+          "/api/v1/changelogs?search=quillwhistle&status=Published",
+          "/api/v1/changelogs?search=illwhis&status=Published",
+          `/api/v1/posts?search=quillwhistle&boardId=${otherBoard}`,
+        ]) {
+          const { body } = await get(path);
+          assert.deepEqual(ids(body), [], `${label}: ${path}`);
+          assert.deepEqual([body.pagination.total, body.pagination.totalIsExact, body.pagination.hasNextPage], [0, true, false], `${label}: ${path}`);
+        }
+      };
+      await none("the tables readable");
+      if (testEngine() === "postgres") {
+        // Any read of either table would wait for this lock (and fail at the statement timeout).
+        const locker = new pg.Client({ connectionString: app.databaseUrl });
+        await locker.connect();
+        try {
+          await locker.query("BEGIN");
+          await locker.query(`LOCK TABLE "Changelog", "Post" IN ACCESS EXCLUSIVE MODE`);
+          await none("both tables locked against every read");
+        } finally {
+          await locker.query("ROLLBACK");
+          await locker.end();
+        }
+      }
+    } finally {
+      await sql(app.databaseUrl, `DELETE FROM "Changelog" WHERE "id" = 'quillwhistle-draft'`);
+      await sql(app.databaseUrl, `UPDATE "Post" SET "searchText" = replace("searchText", ' quillwhistle', '') WHERE "id" = ?`, [post.id]);
+    }
+    await wordRowsKept("Post", "after the word came and went");
+    await wordRowsKept("Changelog", "after the word came and went");
+  });
+
   it("gives a word in more posts than the bound the bound's total, and the exact total with a filter beside it", async () => {
     // On SQLite such a word alone is not counted once the vocabulary of this version is read
     // (countFromWords); with a board or a status it is counted as any search. A word of its own,
