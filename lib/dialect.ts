@@ -99,6 +99,14 @@ export interface Dialect {
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
   /**
+   * How many rows, among those on the board and with the status of `filters` (which
+   * `conditions`, on alias t, select), hold either of two words ("total"): each word's rows from
+   * the counts the writes keep, less the rows that hold both, which the word index finds by
+   * intersecting the two words' lists; one statement, so all three are counted at one moment.
+   * Null where no such counts are kept (SQLite).
+   */
+  eitherWordRows(table: SearchTable, words: readonly [string, string], filters: WordFilters, conditions: Prisma.Sql[]): Prisma.Sql | null;
+  /**
    * A post's board and status, both given, as one condition that the word index serves as one
    * key (PostgreSQL: the word_index_board_status migration), for counting a search by words with
    * both filters; null where the index holds the pair otherwise (SQLite's filter keys).
@@ -322,6 +330,7 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
+  eitherWordRows: () => null,
   boardAndStatus: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
@@ -361,6 +370,12 @@ export const sqlite: Dialect = {
     file.close();
   },
 };
+
+/** The conditions on "SearchWordRows" r that pick a board's and a status's counts (none: every one). */
+const keptFilters = (filters: WordFilters) =>
+  Prisma.sql`${filters.boardId ? Prisma.sql` AND r."boardId" = ${filters.boardId}` : Prisma.empty}${
+    filters.statusId ? Prisma.sql` AND r."statusId" = ${filters.statusId}` : Prisma.empty
+  }`;
 
 /**
  * The statistics ANALYZE keeps of an expression index's array: its most common elements and
@@ -437,12 +452,17 @@ export const postgres: Dialect = {
     // term in too many words costs no count.
     const rows = counted
       ? Prisma.sql`CASE WHEN h."term" IS NOT NULL AND count(*) OVER (PARTITION BY h."term") < ${limit} THEN coalesce((
-            SELECT sum(r."rows") FROM "SearchWordRows" r WHERE r."table" = ${table} AND r."word" = h."word"${
-              counted.boardId ? Prisma.sql` AND r."boardId" = ${counted.boardId}` : Prisma.empty
-            }${counted.statusId ? Prisma.sql` AND r."statusId" = ${counted.statusId}` : Prisma.empty}), 0) END`
+            SELECT sum(r."rows") FROM "SearchWordRows" r WHERE r."table" = ${table} AND r."word" = h."word"${keptFilters(counted)}), 0) END`
       : Prisma.sql`NULL::bigint`;
     return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
       FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
+  },
+  eitherWordRows(table, [first, second], filters, conditions) {
+    const kept = (word: string) => Prisma.sql`(SELECT coalesce(sum(r."rows"), 0) FROM "SearchWordRows" r
+      WHERE r."table" = ${table} AND r."word" = ${word}${keptFilters(filters)})`;
+    const both = Prisma.sql`"search_words"(t."searchText") @> ARRAY[${first}, ${second}]::text[]`;
+    return Prisma.sql`SELECT (${kept(first)} + ${kept(second)} - (SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} t
+      WHERE ${Prisma.join([...conditions, both], " AND ")}))::bigint AS "total"`;
   },
   // The migration's function on both sides, so that the planner matches the index's expression.
   boardAndStatus: (alias, boardId, statusId) =>

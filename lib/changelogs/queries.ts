@@ -6,7 +6,7 @@ import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
+import { countFromTwoWords, countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -185,8 +185,13 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   const expansions = plan?.expansions;
   const where = changelogWhere(query, dialect, { expansions });
   const filtered = filteredBesidesSearch(query);
-  const countMatches = async () =>
-    countFromWords(await termRowsOf(plan, terms, wordFilters(query))) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
+  const countMatches = async () => {
+    const filters = wordFilters(query);
+    const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
+    if (fromWords !== undefined) return fromWords;
+    const status = filters?.statusId ? [Prisma.sql`t."status" = ${filters.statusId}`] : [];
+    return (await countFromTwoWords("Changelog", plan, terms, filters, status)) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
+  };
   const total = (known?: number) => exactTotal("Changelog", where, countMatches, known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:
   // its count is bounded (from the index alone when nothing else filters), it says how common

@@ -755,37 +755,60 @@ describe("longer terms through the word index", () => {
     await truncateForgetsWordRows("Changelog");
   });
 
-  it("answers a term in no row of the list's board or status with nothing, and on PostgreSQL from the kept word counts alone", async () => {
-    // A word of its own in one post and one draft changelog. On PostgreSQL the counts of words
-    // kept by board and status say no other board's post and no published changelog holds it,
-    // so those lists answer without reading the table: before, a word found only in drafts,
-    // listed with status=Published, walked every published changelog.
-    const [post] = await sql<{ id: string; boardId: string }>(app.databaseUrl, `SELECT "id", "boardId" FROM "Post" ORDER BY "id" LIMIT 1`);
-    assert.ok(post);
-    const otherBoard = post.boardId === "demo_board_1" ? "demo_board_2" : "demo_board_1";
-    await sql(app.databaseUrl, `UPDATE "Post" SET "searchText" = "searchText" || ' quillwhistle' WHERE "id" = ?`, [post.id]);
+  it("counts a term in two words, some rows holding both, and answers one in no row of the list's board or status with nothing", async () => {
+    // "quillwhistl" lies in two words of its own, "quillwhistle" and "quillwhistles": on
+    // PostgreSQL its count is each word's kept count less the rows holding both, so some rows
+    // hold both. Three posts on one board, one on another; two draft changelogs. Nothing on a
+    // third board and no published changelog holds it: the kept counts say so, and those lists
+    // answer without reading the table.
+    const boards = ["demo_board_1", "demo_board_2", "demo_board_3"];
+    const posts = await sql<{ id: string; boardId: string }>(
+      app.databaseUrl,
+      `SELECT "id", "boardId" FROM "Post" WHERE "boardId" IN (?, ?) ORDER BY "boardId", "id" LIMIT 4`,
+      boards.slice(0, 2),
+    );
+    const placed = posts.map((post, i) => ({ ...post, boardId: i < 3 ? boards[0] : boards[1] }));
+    const words = [" quillwhistle", " quillwhistles", " quillwhistle quillwhistles", " quillwhistles"];
+    for (const [i, post] of placed.entries()) {
+      await sql(app.databaseUrl, `UPDATE "Post" SET "boardId" = ?, "searchText" = "searchText" || ? WHERE "id" = ?`, [post.boardId, words[i], post.id]);
+    }
     await importData(app.cli, {
       version: 1,
-      changelogs: [{ id: "quillwhistle-draft", title: "Coming soon: Quillwhistle", content: "", status: "Draft", labels: ["API"], createdAt: "2026-01-02T00:00:00.000Z" }],
+      changelogs: [
+        { id: "quillwhistle-draft-1", title: "Coming soon: Quillwhistle", content: "", status: "Draft", labels: ["API"], createdAt: "2026-01-02T00:00:00.000Z" },
+        { id: "quillwhistle-draft-2", title: "Quillwhistles", content: "and a quillwhistle", status: "Draft", labels: [], createdAt: "2026-01-03T00:00:00.000Z" },
+      ],
     });
+    const original = new Map(posts.map((post) => [post.id, post.boardId]));
     try {
-      const holding = [
-        "/api/v1/changelogs?search=QUILLWHISTLE",
-        "/api/v1/changelogs?search=quillwhistle&status=Draft",
-        "/api/v1/changelogs?search=uillwhistl&status=Draft&labels=API",
-        "/api/v1/posts?search=quillwhistle",
-        `/api/v1/posts?search=quillwhistle&boardId=${post.boardId}`,
-      ];
-      for (const path of holding) {
+      for (const term of ["quillwhistl", "uillwhistle", "quillwhistles"]) {
+        await checkSearch(term, "two words, some rows holding both");
+        await checkSearch(term, "two words, on a board", ["boardId", boards[0] as string]);
+        await checkSearch(term, "two words, on the other board", ["boardId", boards[1] as string]);
+        const statuses = await sql<{ statusId: string | null }>(
+          app.databaseUrl,
+          `SELECT DISTINCT "statusId" FROM "Post" WHERE "id" IN (${posts.map(() => "?").join(", ")})`,
+          posts.map((post) => post.id),
+        );
+        for (const { statusId: status } of statuses.filter((row) => row.statusId !== null) as { statusId: string }[]) {
+          await checkSearch(term, "two words, a board and a status", ["boardId", boards[0] as string], ["statusId", status]);
+        }
+      }
+      for (const [path, total] of [
+        ["/api/v1/changelogs?search=QUILLWHISTL", 2],
+        ["/api/v1/changelogs?search=quillwhistl&status=Draft", 2],
+        ["/api/v1/changelogs?search=quillwhistles&status=Draft", 1],
+        ["/api/v1/changelogs?search=uillwhistl&status=Draft&labels=API", 1],
+      ] as const) {
         const { body } = await get(path);
-        assert.equal(ids(body).length, 1, path);
-        assert.equal(body.pagination.total, 1, path);
+        assert.equal(body.pagination.total, total, path);
+        assert.equal(ids(body).length, total, path);
       }
       const none = async (label: string) => {
         for (const path of [
-          "/api/v1/changelogs?search=quillwhistle&status=Published",
+          "/api/v1/changelogs?search=quillwhistl&status=Published",
           "/api/v1/changelogs?search=illwhis&status=Published",
-          `/api/v1/posts?search=quillwhistle&boardId=${otherBoard}`,
+          `/api/v1/posts?search=quillwhistl&boardId=${boards[2]}`,
         ]) {
           const { body } = await get(path);
           assert.deepEqual(ids(body), [], `${label}: ${path}`);
@@ -806,12 +829,15 @@ describe("longer terms through the word index", () => {
           await locker.end();
         }
       }
+      await wordRowsKept("Post", "with the two words");
     } finally {
-      await sql(app.databaseUrl, `DELETE FROM "Changelog" WHERE "id" = 'quillwhistle-draft'`);
-      await sql(app.databaseUrl, `UPDATE "Post" SET "searchText" = replace("searchText", ' quillwhistle', '') WHERE "id" = ?`, [post.id]);
+      await sql(app.databaseUrl, `DELETE FROM "Changelog" WHERE "id" LIKE 'quillwhistle-draft-%'`);
+      for (const [i, post] of placed.entries()) {
+        await sql(app.databaseUrl, `UPDATE "Post" SET "boardId" = ?, "searchText" = replace("searchText", ?, '') WHERE "id" = ?`, [original.get(post.id), words[i], post.id]);
+      }
     }
-    await wordRowsKept("Post", "after the word came and went");
-    await wordRowsKept("Changelog", "after the word came and went");
+    await wordRowsKept("Post", "after the words came and went");
+    await wordRowsKept("Changelog", "after the words came and went");
   });
 
   it("gives a word in more posts than the bound the bound's total, and the exact total with a filter beside it", async () => {
