@@ -410,7 +410,14 @@ async function stop(server: Server): Promise<void> {
   // Its webhook dispatcher ends by itself once it has recorded what it sent (and written its
   // CPU profile, under --cpu-prof); workers the server forked and did not take down with it, and
   // a dispatcher still running after that, are killed.
-  const alive = (pid: number) => fs.existsSync(`/proc/${pid}`);
+  const alive = (pid: number) => {
+    try {
+      // A zombie (state Z) has ended; only its parent's wait is missing.
+      return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+    } catch {
+      return false;
+    }
+  };
   for (let i = 0; i < 50 && tree.some(alive); i++) await sleep(100);
   for (const pid of tree) {
     try {
