@@ -350,10 +350,18 @@ export async function termRowsOf(
   const [term, ...others] = terms;
   if (!plan || term === undefined || others.length || !filters) return undefined;
   if (plan.rows) return filters.boardId || filters.statusId ? undefined : plan.rows.get(term);
+  const kept = keptWordsOf(plan, term, filters);
+  return kept && countedRows(kept.rows, kept.words);
+}
+
+/**
+ * A term's words and PostgreSQL's counts of them, when the plan read those counts for these
+ * filters (planTerms' `counted`); undefined otherwise.
+ */
+function keptWordsOf(plan: TermPlan, term: string, filters: WordFilters): { words: readonly string[]; rows: ReadonlyMap<string, number> } | undefined {
   const words = plan.words?.get(term);
   const counted = plan.wordRows;
-  if (!words?.length || !counted || !sameFilters(counted.filters, filters)) return undefined;
-  return countedRows(counted.rows, words);
+  return words?.length && counted && sameFilters(counted.filters, filters) ? { words, rows: counted.rows } : undefined;
 }
 
 /**
@@ -375,9 +383,8 @@ export async function countFromTwoWords(
 ): Promise<number | undefined> {
   const [term, ...others] = terms;
   if (!plan || term === undefined || others.length || !filters || plan.rows) return undefined;
-  const [first, second, ...more] = plan.words?.get(term) ?? [];
-  const counted = plan.wordRows;
-  if (!counted || !sameFilters(counted.filters, filters) || first === undefined || second === undefined || more.length) return undefined;
+  const [first, second, ...more] = keptWordsOf(plan, term, filters)?.words ?? [];
+  if (first === undefined || second === undefined || more.length) return undefined;
   const sql = dialect.eitherWordRows(table, [first, second], filters, conditions);
   return sql ? Math.min(await readCount(sql), SEARCH_TOTAL_LIMIT + 1) : undefined;
 }
