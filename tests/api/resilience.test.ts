@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
@@ -242,6 +243,34 @@ describe("every answer under /api/v1 is the API's JSON", () => {
     assert.equal(res.status, 431);
     assert.equal(JSON.parse(res.body).error.code, "request_header_fields_too_large");
     assert.match(res.headers, /content-type: application\/json; charset=utf-8/i);
+  });
+
+  it("a route's answer leaves in one write: its headers with its body", async () => {
+    // Two writes (headers, then body) reach a reader on loopback as two reads; one write of a
+    // few hundred bytes arrives as one.
+    const { port, hostname } = new URL(app.url);
+    const socket = net.connect(Number(port), hostname);
+    await once(socket, "connect");
+    try {
+      for (const path of ["/api/health", "/api/v1/posts?limit=1"]) {
+        const reads: string[] = [];
+        const done = new Promise<void>((resolve) => {
+          socket.on("data", function onData(chunk) {
+            reads.push(chunk.toString());
+            if (/\r\n0\r\n\r\n$/.test(reads.join(""))) {
+              socket.off("data", onData);
+              resolve();
+            }
+          });
+        });
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.keys.read}\r\n\r\n`);
+        await done;
+        assert.match(reads[0] ?? "", /^HTTP\/1\.1 200 /);
+        assert.equal(reads.length, 1, `${path} arrived in ${reads.length} reads: ${JSON.stringify(reads.map((r) => r.slice(0, 40)))}`);
+      }
+    } finally {
+      socket.destroy();
+    }
   });
 
   it("a request Node cannot parse is a JSON 400", async () => {
