@@ -14,8 +14,9 @@ export interface ChangelogRow {
 
 /**
  * Labels compare by name in English, ignoring case and accents. One collator for every call:
- * `localeCompare` with a locale or options builds its own each time, 11.7 µs a record's labels
- * against 0.23 (the serializer's share of a changelog list's CPU, up to a millisecond a page of 100).
+ * `localeCompare` with a locale or options builds one for each comparison. Measured on the
+ * benchmark's drawn changelog answers, sorting their labels took 108-119 µs an answer of 47
+ * records that way, 10-11 with this one.
  */
 const byName = new Intl.Collator("en", { sensitivity: "base" });
 

@@ -254,11 +254,14 @@ describe("every answer under /api/v1 is the API's JSON", () => {
     try {
       for (const path of ["/api/health", "/api/v1/posts?limit=1"]) {
         const reads: string[] = [];
-        const done = new Promise<void>((resolve) => {
+        // Until the chunked body's last chunk (both answers are chunked), or 5 s.
+        const done = new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${path}: no whole answer in 5 s: ${JSON.stringify(reads)}`)), 5000);
           socket.on("data", function onData(chunk) {
             reads.push(chunk.toString());
             if (/\r\n0\r\n\r\n$/.test(reads.join(""))) {
               socket.off("data", onData);
+              clearTimeout(timer);
               resolve();
             }
           });
