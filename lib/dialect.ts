@@ -107,6 +107,12 @@ export interface Dialect {
    */
   eitherWordRows(table: SearchTable, words: readonly [string, string], filters: WordFilters, conditions: Prisma.Sql[]): Prisma.Sql | null;
   /**
+   * How many posts hold, for each term, one of its words ("total", at most `limit` + 1), from
+   * bitmaps of each word's posts that the writes keep; one statement, at one moment. Null where
+   * no such bitmaps are kept (SQLite).
+   */
+  countByWordBits(termWords: readonly (readonly string[])[], limit: number): Prisma.Sql | null;
+  /**
    * A post's board and status, both given, as one condition that the word index serves as one
    * key (PostgreSQL: the word_index_board_status migration), for counting a search by words with
    * both filters; null where the index holds the pair otherwise (SQLite's filter keys).
@@ -331,6 +337,7 @@ export const sqlite: Dialect = {
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
   eitherWordRows: () => null,
+  countByWordBits: () => null,
   boardAndStatus: () => null,
   shortTermShares: () => null,
   wordShares: () => null,
@@ -463,6 +470,20 @@ export const postgres: Dialect = {
     const both = Prisma.sql`"search_words"(t."searchText") @> ARRAY[${first}, ${second}]::text[]`;
     return Prisma.sql`SELECT (${kept(first)} + ${kept(second)} - (SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} t
       WHERE ${Prisma.join([...conditions, both], " AND ")}))::bigint AS "total"`;
+  },
+  // The post_word_bits migration's bitmaps: each term's words ORed chunk by chunk, the terms
+  // ANDed, the bits counted. A chunk that lacks a term's words holds none of its posts, so the
+  // joins keep only chunks every term has.
+  countByWordBits(termWords, limit) {
+    if (!termWords.length || termWords.some((words) => !words.length)) return null;
+    const term = (words: readonly string[], n: number) =>
+      Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (${Prisma.join(words)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
+    const joined = Prisma.join(
+      termWords.map((words, n) => (n ? Prisma.sql` JOIN ${term(words, n)} USING ("chunk")` : term(words, n))),
+      "",
+    );
+    const bits = Prisma.raw(termWords.map((_, n) => `t${n}."bits"`).join(" & "));
+    return Prisma.sql`SELECT LEAST(coalesce(sum(bit_count(${bits})), 0), ${limit + 1})::bigint AS "total" FROM ${joined}`;
   },
   // The migration's function on both sides, so that the planner matches the index's expression.
   boardAndStatus: (alias, boardId, statusId) =>

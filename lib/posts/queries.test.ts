@@ -258,4 +258,25 @@ describe("post count SQL on PostgreSQL", () => {
       assert.match(count, /t\."searchText" LIKE \?/);
     }
   });
+
+  it("counts terms all found by their words from the words' bitmaps, without a filter only", () => {
+    const d = dialects.postgres;
+    const plan = { words: new Map([["dark", ["dark", "darkest"]], ["mode", ["mode"]]]) };
+    const count = countSql(postFilter(query({ search: "dark mode" }), d, plan), d);
+    assert.equal(
+      oneLine(count.sql),
+      `SELECT LEAST(coalesce(sum(bit_count(t0."bits" & t1."bits")), 0), ?)::bigint AS "total" FROM (SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (?,?) GROUP BY "chunk") t0 JOIN (SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (?) GROUP BY "chunk") t1 USING ("chunk")`,
+    );
+    assert.deepEqual(count.values, [10_001, "dark", "darkest", "mode"]);
+    // A filter, a term whose words are not known, or SQLite: counted as before.
+    for (const [filters, search, dialect] of [
+      [{ boardId: "b1" }, "dark mode", d],
+      [{ postedById: "u1" }, "dark mode", d],
+      [{}, "dark mode xj", d],
+      [{}, "dark mode", dialects.sqlite],
+    ] as const) {
+      const other = oneLine(countSql(postFilter(query({ ...filters, search }), dialect, plan), dialect).sql);
+      assert.ok(!other.includes("PostWordBits"), other);
+    }
+  });
 });

@@ -126,6 +126,23 @@ async function wordRowsKept(table: "Post" | "Changelog", label: string): Promise
   assert.deepEqual(kept.map(key).sort(), counted.map(key).sort(), `${label}: the ${table} word counts kept are those its rows give`);
 }
 
+/**
+ * PostgreSQL keeps which posts hold each word as bitmaps (the post_word_bits migration's
+ * triggers), a post's bit at its "seq". The posts each bitmap holds must be those whose words
+ * the rows give, word by word.
+ */
+async function wordBitsKept(label: string): Promise<void> {
+  if (testEngine() !== "postgres") return;
+  const counted = await sql<{ word: string; seq: number }>(
+    app.databaseUrl,
+    `SELECT DISTINCT w AS "word", t."seq" FROM "Post" t, unnest("search_words"(t."searchText")) AS w`,
+  );
+  const kept = await sql<{ word: string; chunk: number; bits: string }>(app.databaseUrl, `SELECT "word", "chunk", "bits"::text AS "bits" FROM "PostWordBits"`);
+  const held = kept.flatMap(({ word, chunk, bits }) => [...bits].flatMap((bit, i) => (bit === "1" ? [`${word} ${chunk * 16_384 + i}`] : [])));
+  assert.ok(counted.length > 0, `${label}: some posts hold words`);
+  assert.deepEqual(held.sort(), counted.map(({ word, seq }) => `${word} ${seq}`).sort(), `${label}: the posts each word's bitmap holds are those its rows give`);
+}
+
 /** On PostgreSQL, TRUNCATE forgets a table's kept word counts (rolled back: the other tests need the rows). */
 async function truncateForgetsWordRows(table: "Post" | "Changelog"): Promise<void> {
   if (testEngine() !== "postgres") return;
@@ -136,6 +153,10 @@ async function truncateForgetsWordRows(table: "Post" | "Changelog"): Promise<voi
     await client.query(`TRUNCATE "${table}" CASCADE`);
     const left = await client.query(`SELECT count(*)::integer AS "n" FROM "SearchWordRows" WHERE "table" = $1`, [table]);
     assert.equal(left.rows[0].n, 0, `TRUNCATE "${table}" forgets its word counts`);
+    if (table === "Post") {
+      const bits = await client.query(`SELECT count(*)::integer AS "n" FROM "PostWordBits"`);
+      assert.equal(bits.rows[0].n, 0, `TRUNCATE "Post" forgets its words' bitmaps`);
+    }
   } finally {
     await client.query("ROLLBACK");
     await client.end();
@@ -162,6 +183,19 @@ describe("bounded search totals", () => {
     const end = await get(`/api/v1/posts?search=the&limit=100&page=${lastPage}`);
     assert.deepEqual(ids(end.body), expected.slice((lastPage - 1) * 100));
     assert.equal(end.body.pagination.hasNextPage, false);
+  });
+
+  it("counts several common terms together exactly, as parts of words too, on every sort", async () => {
+    // Terms each in thousands of posts: PostgreSQL counts them from its words' bitmaps (the
+    // post_word_bits migration), not from the word index; the oracle tests each row.
+    for (const search of ["the customers", "custom would", "our customers would", "the this"]) {
+      for (const term of search.split(" ")) {
+        const alone = (await oracle("latest", `"searchText" LIKE ?`, [`%${term}%`])).length;
+        assert.ok(alone > 2_000, `${term}: in ${alone} posts, more than a rare term's (lib/posts/search-plan.ts)`);
+      }
+      const total = await checkSearch(search, "common terms together");
+      assert.ok(total > 0 && total <= 10_000, `${search}: ${total} posts, within the bound`);
+    }
   });
 
   it("is exact below the bound, with a filter and without", async () => {
@@ -587,8 +621,8 @@ describe("longer terms through the word index", () => {
     ];
     const checkAll = async (label: string) => {
       const found: number[] = [];
-      // One word each ("wrenwhistle", "histl", "whisper"), and a term in both words, counted.
-      for (const term of ["wrenwhistle", "histl", "whisper", "wrenwhis"]) {
+      // One word each ("wrenwhistle", "histl", "whisper"), a term in both words, and pairs of terms.
+      for (const term of ["wrenwhistle", "histl", "whisper", "wrenwhis", "wrenwhistle wrenwhisper", "histl whisp", "wrenwhis here"]) {
         for (const filters of FILTERS) found.push(await checkSearch(term, `${label}, ${term}`, ...filters));
       }
       return found;
@@ -611,13 +645,16 @@ describe("longer terms through the word index", () => {
         ),
       ),
     );
+    await wordBitsKept("imported");
     const again = await checkAll("changed and moved by an import");
+    await wordBitsKept("changed and moved by an import");
     assert.notDeepEqual(again, first, "the import changed what the searches find");
     await sql(app.databaseUrl, `UPDATE "Post" SET "statusId" = NULL, "boardId" = 'wr-board-a' WHERE "id" IN ('wr-post-01', 'wr-post-02', 'wr-post-05')`);
     await checkAll("moved by hand");
     await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'wr-post-1%'`);
     const deleted = await checkAll("ten deleted");
     await wordRowsKept("Post", "ten deleted");
+    await wordBitsKept("ten deleted");
     await truncateForgetsWordRows("Post");
     await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'wr-post-%'`);
     assert.deepEqual(await checkAll("all deleted"), deleted.map(() => 0));
@@ -837,6 +874,7 @@ describe("longer terms through the word index", () => {
       }
     }
     await wordRowsKept("Post", "after the words came and went");
+    await wordBitsKept("after the words came and went");
     await wordRowsKept("Changelog", "after the words came and went");
   });
 
