@@ -107,11 +107,12 @@ export interface Dialect {
    */
   eitherWordRows(table: SearchTable, words: readonly [string, string], filters: WordFilters, conditions: Prisma.Sql[]): Prisma.Sql | null;
   /**
-   * How many posts hold, for each term, one of its words ("total", at most `limit` + 1), from
-   * bitmaps of each word's posts that the writes keep; one statement, at one moment. Null where
-   * no such bitmaps are kept (SQLite).
+   * How many posts on the board and with the status of `filters` hold, for each term, one of
+   * its words ("total", at most `limit` + 1), from bitmaps of each word's, board's and status's
+   * posts that the writes keep; one statement, at one moment. Null where no such bitmaps are
+   * kept (SQLite).
    */
-  countByWordBits(termWords: readonly (readonly string[])[], limit: number): Prisma.Sql | null;
+  countByWordBits(termWords: readonly (readonly string[])[], filters: WordFilters, limit: number): Prisma.Sql | null;
   /**
    * A post's board and status, both given, as one condition that the word index serves as one
    * key (PostgreSQL: the word_index_board_status migration), for counting a search by words with
@@ -471,18 +472,19 @@ export const postgres: Dialect = {
     return Prisma.sql`SELECT (${kept(first)} + ${kept(second)} - (SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} t
       WHERE ${Prisma.join([...conditions, both], " AND ")}))::bigint AS "total"`;
   },
-  // The post_word_bits migration's bitmaps: each term's words ORed chunk by chunk, the terms
-  // ANDed, the bits counted. A chunk that lacks a term's words holds none of its posts, so the
-  // joins keep only chunks every term has.
-  countByWordBits(termWords, limit) {
+  // The post_word_bits migration's bitmaps: each term's words ORed chunk by chunk, the terms,
+  // board and status ANDed, the bits counted. A chunk that lacks a term's words holds none of
+  // its posts, so the joins keep only chunks every term has.
+  countByWordBits(termWords, { boardId, statusId }, limit) {
     if (!termWords.length || termWords.some((words) => !words.length)) return null;
+    const keys = [...termWords, ...(boardId ? [[`board:${boardId}`]] : []), ...(statusId ? [[`status:${statusId}`]] : [])];
     const term = (words: readonly string[], n: number) =>
       Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (${Prisma.join(words)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
     const joined = Prisma.join(
-      termWords.map((words, n) => (n ? Prisma.sql` JOIN ${term(words, n)} USING ("chunk")` : term(words, n))),
+      keys.map((words, n) => (n ? Prisma.sql` JOIN ${term(words, n)} USING ("chunk")` : term(words, n))),
       "",
     );
-    const bits = Prisma.raw(termWords.map((_, n) => `t${n}."bits"`).join(" & "));
+    const bits = Prisma.raw(keys.map((_, n) => `t${n}."bits"`).join(" & "));
     return Prisma.sql`SELECT LEAST(coalesce(sum(bit_count(${bits})), 0), ${limit + 1})::bigint AS "total" FROM ${joined}`;
   },
   // The migration's function on both sides, so that the planner matches the index's expression.

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { dialects } from "../dialect";
+import { type Dialect, dialects } from "../dialect";
 import { after } from "../keyset";
-import { countAndPageSql, countGathersPage, countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
+import { bitsCountSql, countAndPageSql, countGathersPage, countSql, orderOn, POST_ORDERS, pageSql, postFilter, rowsSql } from "./queries";
 import type { ListPostsQuery } from "./schemas";
 import { countByWords, walkLength, walkSql } from "./search-plan";
 
@@ -259,24 +259,33 @@ describe("post count SQL on PostgreSQL", () => {
     }
   });
 
-  it("counts terms all found by their words from the words' bitmaps, without a filter only", () => {
+  it("counts terms all found by their words from the bitmaps of their words, board and status", () => {
     const d = dialects.postgres;
     const plan = { words: new Map([["dark", ["dark", "darkest"]], ["mode", ["mode"]]]) };
-    const count = countSql(postFilter(query({ search: "dark mode" }), d, plan), d);
+    const term = (n: number, words: string) => `(SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (${words}) GROUP BY "chunk") t${n}`;
+    const count = bitsCountSql(postFilter(query({ search: "dark mode" }), d, plan), d);
     assert.equal(
-      oneLine(count.sql),
-      `SELECT LEAST(coalesce(sum(bit_count(t0."bits" & t1."bits")), 0), ?)::bigint AS "total" FROM (SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (?,?) GROUP BY "chunk") t0 JOIN (SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (?) GROUP BY "chunk") t1 USING ("chunk")`,
+      oneLine(count?.sql ?? ""),
+      `SELECT LEAST(coalesce(sum(bit_count(t0."bits" & t1."bits")), 0), ?)::bigint AS "total" FROM ${term(0, "?,?")} JOIN ${term(1, "?")} USING ("chunk")`,
     );
-    assert.deepEqual(count.values, [10_001, "dark", "darkest", "mode"]);
-    // A filter, a term whose words are not known, or SQLite: counted as before.
-    for (const [filters, search, dialect] of [
-      [{ boardId: "b1" }, "dark mode", d],
+    assert.deepEqual(count?.values, [10_001, "dark", "darkest", "mode"]);
+    // A board and a status are two more bitmaps.
+    const filtered = bitsCountSql(postFilter(query({ search: "dark", boardId: "b1", statusId: "s1" }), d, plan), d);
+    assert.equal(
+      oneLine(filtered?.sql ?? ""),
+      `SELECT LEAST(coalesce(sum(bit_count(t0."bits" & t1."bits" & t2."bits")), 0), ?)::bigint AS "total" FROM ${term(0, "?,?")} JOIN ${term(1, "?")} USING ("chunk") JOIN ${term(2, "?")} USING ("chunk")`,
+    );
+    assert.deepEqual(filtered?.values, [10_001, "dark", "darkest", "board:b1", "status:s1"]);
+    // An author or ids, a term whose words are not known, no search, or SQLite: none.
+    const others: [Partial<ListPostsQuery>, string, Dialect][] = [
       [{ postedById: "u1" }, "dark mode", d],
+      [{ boardId: "b1", id: ["p1"] }, "dark mode", d],
       [{}, "dark mode xj", d],
+      [{ boardId: "b1" }, "", d],
       [{}, "dark mode", dialects.sqlite],
-    ] as const) {
-      const other = oneLine(countSql(postFilter(query({ ...filters, search }), dialect, plan), dialect).sql);
-      assert.ok(!other.includes("PostWordBits"), other);
+    ];
+    for (const [filters, search, dialect] of others) {
+      assert.equal(bitsCountSql(postFilter(query({ ...filters, search }), dialect, plan), dialect), null, `${JSON.stringify(filters)} ${search}`);
     }
   });
 });

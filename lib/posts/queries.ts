@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions, filterKey } from "../dialect";
+import { type Dialect, dialect, type Expansions, filterKey, type WordFilters } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
@@ -79,6 +79,8 @@ export interface PostFilter {
   search: Prisma.Sql[];
   /** The word index's keys for the filters other than search, or null when one of them has none (ids, author). */
   keys: string[][] | null;
+  /** The board and status filters, or null when another filter is set (ids, author). */
+  wordFilters: WordFilters | null;
   /** The WHERE clause of both, on alias t: what the total counts. */
   where: Prisma.Sql;
   /** Where the page starts in the sort order (a cursor, a remembered position), if not at the top. */
@@ -120,7 +122,8 @@ export function postFilter(
   const keyed = keys?.length && !through && d.matches("Post", terms, served, keys) ? keys : undefined;
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served, keys: keyed })] : [];
   const boardAndStatus = (keys && query.boardId && query.statusId && d.boardAndStatus("t", query.boardId, query.statusId)) || undefined;
-  return { plain, boardAndStatus, terms, through, expansions: served, words, search, keys, where: where([...plain, ...search]) };
+  const wordFilters = query.id || query.postedById ? null : { boardId: query.boardId, statusId: query.statusId };
+  return { plain, boardAndStatus, terms, through, expansions: served, words, search, keys, wordFilters, where: where([...plain, ...search]) };
 }
 
 /** The filter's conditions and its start, for reading a page. */
@@ -140,15 +143,9 @@ export const orderOn = (sortBy: SortBy) => (alias: string) => orderBy(POST_ORDER
  * filter's index were each read whole, their bitmaps intersected, and every candidate row tested
  * (at a million posts, drawn words with filters: 52-68 ms a request, 34-37 through that index);
  * a board and a status together, by the pair's one key in that index (`boardAndStatus`).
- * Without a filter, terms that are all found by their words are counted from the bitmaps of
- * their words' posts (Dialect.countByWordBits, the post_word_bits migration), which read no
- * post: the word index's count of a pair of common words read each match's page (at a million
- * posts, 37 of the 49 ms a drawn pair took its database).
  */
 export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   if (!filter.terms.length) return Prisma.sql`SELECT count(*) AS "total" FROM "Post" t ${filter.where}`;
-  const fromBits = !filter.plain.length && d.countByWordBits(filter.terms.map((t) => filter.words?.get(t) ?? []), SEARCH_TOTAL_LIMIT);
-  if (fromBits) return fromBits;
   const fromIndex = filter.keys !== null && !filter.through && d.matches("Post", filter.terms, filter.expansions, filter.keys);
   if (fromIndex) return boundedCount(fromIndex);
   const { terms, through } = filter;
@@ -159,6 +156,22 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
   const plain = withFilterWords && byWords && filter.boardAndStatus ? [filter.boardAndStatus] : filter.plain;
   const search = d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions, counting: true });
   return boundedCount(Prisma.sql`SELECT 1 FROM "Post" t ${where([...plain, search])}`);
+}
+
+/**
+ * A search's count from the bitmaps of its words', board's and status's posts
+ * (Dialect.countByWordBits, the post_word_bits migration), or null: where every term is found
+ * through its words and no filter but board and status is set. It reads no post, where the word
+ * index's count reads each match's page to see whether its row is visible (at a million posts,
+ * a drawn pair of common words: 37 of the 49 ms it took the database).
+ */
+export function bitsCountSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql | null {
+  if (!filter.wordFilters || !filter.terms.length) return null;
+  return d.countByWordBits(
+    filter.terms.map((t) => filter.words?.get(t) ?? []),
+    filter.wordFilters,
+    SEARCH_TOTAL_LIMIT,
+  );
 }
 
 /**
@@ -274,9 +287,13 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by,
     // and there a term in two words is counted by the rows holding both (countFromTwoWords).
-    const filters = filter.keys === null ? null : { boardId: query.boardId, statusId: query.statusId };
+    // Otherwise, on PostgreSQL, terms all found through their words by the bitmaps of their
+    // words' posts (bitsCountSql), unless the count gathers a rare term's page as well.
+    const filters = filter.wordFilters;
     const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
     if (fromWords !== undefined) return fromWords;
+    const fromBits = !countGathersPage(filter, query.cursor) && bitsCountSql(filter);
+    if (fromBits) return readCount(fromBits);
     const fromTwoWords = await countFromTwoWords("Post", plan, terms, filters, filter.boardAndStatus ? [filter.boardAndStatus] : filter.plain);
     if (fromTwoWords !== undefined) return fromTwoWords;
     if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));

@@ -127,15 +127,17 @@ async function wordRowsKept(table: "Post" | "Changelog", label: string): Promise
 }
 
 /**
- * PostgreSQL keeps which posts hold each word as bitmaps (the post_word_bits migration's
- * triggers), a post's bit at its "seq". The posts each bitmap holds must be those whose words
- * the rows give, word by word.
+ * PostgreSQL keeps which posts hold each word, and which are on each board and have each status,
+ * as bitmaps (the post_word_bits migration's triggers), a post's bit at its "seq". The posts
+ * each bitmap holds must be those the rows give, key by key.
  */
 async function wordBitsKept(label: string): Promise<void> {
   if (testEngine() !== "postgres") return;
   const counted = await sql<{ word: string; seq: number }>(
     app.databaseUrl,
-    `SELECT DISTINCT w AS "word", t."seq" FROM "Post" t, unnest("search_words"(t."searchText")) AS w`,
+    `SELECT DISTINCT w AS "word", t."seq" FROM "Post" t, unnest("search_words"(t."searchText")) AS w
+     UNION ALL SELECT 'board:' || t."boardId", t."seq" FROM "Post" t
+     UNION ALL SELECT 'status:' || COALESCE(t."statusId", ''), t."seq" FROM "Post" t`,
   );
   const kept = await sql<{ word: string; chunk: number; bits: string }>(app.databaseUrl, `SELECT "word", "chunk", "bits"::text AS "bits" FROM "PostWordBits"`);
   const held = kept.flatMap(({ word, chunk, bits }) => [...bits].flatMap((bit, i) => (bit === "1" ? [`${word} ${chunk * 16_384 + i}`] : [])));
@@ -185,7 +187,7 @@ describe("bounded search totals", () => {
     assert.equal(end.body.pagination.hasNextPage, false);
   });
 
-  it("counts several common terms together exactly, as parts of words too, on every sort", async () => {
+  it("counts several common terms together exactly, as parts of words too, with and without board and status, on every sort", async () => {
     // Terms each in thousands of posts: PostgreSQL counts them from its words' bitmaps (the
     // post_word_bits migration), not from the word index; the oracle tests each row.
     for (const search of ["the customers", "custom would", "our customers would", "the this"]) {
@@ -195,6 +197,13 @@ describe("bounded search totals", () => {
       }
       const total = await checkSearch(search, "common terms together");
       assert.ok(total > 0 && total <= 10_000, `${search}: ${total} posts, within the bound`);
+    }
+    // With a board and/or a status: two more bitmaps on PostgreSQL.
+    for (const filters of [[["boardId", "demo_board_2"]], [["statusId", "demo_status_3"]], [["boardId", "demo_board_4"], ["statusId", "demo_status_1"]]] as [string, string][][]) {
+      for (const search of ["the customers", "custom", "our customers would"]) {
+        const total = await checkSearch(search, "common terms with filters", ...filters);
+        assert.ok(total > 0, `${search} ${JSON.stringify(filters)}: some posts`);
+      }
     }
   });
 
@@ -651,6 +660,7 @@ describe("longer terms through the word index", () => {
     assert.notDeepEqual(again, first, "the import changed what the searches find");
     await sql(app.databaseUrl, `UPDATE "Post" SET "statusId" = NULL, "boardId" = 'wr-board-a' WHERE "id" IN ('wr-post-01', 'wr-post-02', 'wr-post-05')`);
     await checkAll("moved by hand");
+    await wordBitsKept("moved by hand");
     await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'wr-post-1%'`);
     const deleted = await checkAll("ten deleted");
     await wordRowsKept("Post", "ten deleted");

@@ -8,6 +8,10 @@
 -- 22-40 ms a count and 37 of the 49 ms a drawn pair took its database. Here the same count
 -- ANDs, per chunk, each word's bitmap, and counts the bits (lib/dialect.ts, countByWordBits).
 --
+-- A post's board and status are kept the same way, as the keys "board:<id>" and
+-- "status:<id>" ("status:" without one), which no word can be (search_words cuts at ":"), so a
+-- search with a board and/or a status filter is counted by ANDing their bitmaps too.
+--
 -- A post's bit is its "seq": chunk seq >> 14, bit seq & 16383 within a bit(16384), 2 KB. Rows
 -- this size are compressed when written (past PostgreSQL's 2 KB threshold), so a chunk holding
 -- few posts of a rare word costs a few dozen bytes, not 2 KB. A chunk whose posts are all
@@ -24,13 +28,18 @@ CREATE TABLE "PostWordBits" (
     CONSTRAINT "PostWordBits_pkey" PRIMARY KEY ("word", "chunk")
 );
 
+-- A post's words, board and status, as the bitmaps' keys.
+CREATE FUNCTION "post_bit_keys"(text, text, text) RETURNS text[]
+  LANGUAGE sql IMMUTABLE
+  AS $$ SELECT "search_words"($1) || ARRAY['board:' || $2, 'status:' || COALESCE($3, '')] $$;
+
 CREATE FUNCTION "set_post_word_bits"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE 'INSERT INTO "PostWordBits" ("word", "chunk", "bits")
     SELECT w, c, bit_or((v::bit(8))::bit(16384) >> (k * 8))
     FROM (
       SELECT words.w, p."seq" >> 14 AS c, (p."seq" & 16383) >> 3 AS k, bit_or(128 >> (p."seq" & 7)) AS v
-      FROM "inserted" p, LATERAL (SELECT DISTINCT w FROM unnest("search_words"(p."searchText")) AS w) AS words
+      FROM "inserted" p, LATERAL (SELECT DISTINCT w FROM unnest("post_bit_keys"(p."searchText", p."boardId", p."statusId")) AS w) AS words
       GROUP BY 1, 2, 3
     ) bytes
     GROUP BY 1, 2
@@ -46,7 +55,7 @@ BEGIN
       SELECT w, c, bit_or((v::bit(8))::bit(16384) >> (k * 8)) AS "bits"
       FROM (
         SELECT words.w, p."seq" >> 14 AS c, (p."seq" & 16383) >> 3 AS k, bit_or(128 >> (p."seq" & 7)) AS v
-        FROM "deleted" p, LATERAL (SELECT DISTINCT w FROM unnest("search_words"(p."searchText")) AS w) AS words
+        FROM "deleted" p, LATERAL (SELECT DISTINCT w FROM unnest("post_bit_keys"(p."searchText", p."boardId", p."statusId")) AS w) AS words
         GROUP BY 1, 2, 3
       ) bytes
       GROUP BY 1, 2
@@ -55,10 +64,11 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- A changed text: its post's bit is set in the words it gained and cleared in those it lost
--- (the two never meet in one post, so their order does not matter), each by its own
--- statement, which locks the rows it changes and reads their latest bits. A post's "seq" is
--- never changed by this app, and a statement that changes no text computes no words.
+-- A changed text, board or status: its post's bit is set in the keys it gained and cleared in
+-- those it lost (the two never meet in one post, so their order does not matter), each by its
+-- own statement, which locks the rows it changes and reads their latest bits. A post's "seq" is
+-- never changed by this app, and a statement that changes no text, board or status (an
+-- import's recount of comments) computes no keys.
 CREATE FUNCTION "move_post_word_bits"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE 'INSERT INTO "PostWordBits" ("word", "chunk", "bits")
@@ -66,8 +76,10 @@ BEGIN
     FROM (
       SELECT gained.w, n."seq" >> 14 AS c, (n."seq" & 16383) >> 3 AS k, bit_or(128 >> (n."seq" & 7)) AS v
       FROM "before" o JOIN "after" n ON n."id" = o."id", LATERAL (
-        SELECT unnest("search_words"(n."searchText")) EXCEPT SELECT unnest("search_words"(o."searchText"))) AS gained(w)
-      WHERE o."searchText" IS DISTINCT FROM n."searchText"
+        SELECT unnest("post_bit_keys"(n."searchText", n."boardId", n."statusId"))
+        EXCEPT SELECT unnest("post_bit_keys"(o."searchText", o."boardId", o."statusId"))) AS gained(w)
+      WHERE o."searchText" IS DISTINCT FROM n."searchText" OR o."boardId" IS DISTINCT FROM n."boardId"
+        OR o."statusId" IS DISTINCT FROM n."statusId"
       GROUP BY 1, 2, 3
     ) bytes
     GROUP BY 1, 2
@@ -79,8 +91,10 @@ BEGIN
       FROM (
         SELECT lost.w, n."seq" >> 14 AS c, (n."seq" & 16383) >> 3 AS k, bit_or(128 >> (n."seq" & 7)) AS v
         FROM "before" o JOIN "after" n ON n."id" = o."id", LATERAL (
-          SELECT unnest("search_words"(o."searchText")) EXCEPT SELECT unnest("search_words"(n."searchText"))) AS lost(w)
-        WHERE o."searchText" IS DISTINCT FROM n."searchText"
+          SELECT unnest("post_bit_keys"(o."searchText", o."boardId", o."statusId"))
+          EXCEPT SELECT unnest("post_bit_keys"(n."searchText", n."boardId", n."statusId"))) AS lost(w)
+        WHERE o."searchText" IS DISTINCT FROM n."searchText" OR o."boardId" IS DISTINCT FROM n."boardId"
+        OR o."statusId" IS DISTINCT FROM n."statusId"
         GROUP BY 1, 2, 3
       ) bytes
       GROUP BY 1, 2
@@ -112,7 +126,7 @@ INSERT INTO "PostWordBits" ("word", "chunk", "bits")
   SELECT w, c, bit_or((v::bit(8))::bit(16384) >> (k * 8))
   FROM (
     SELECT words.w, p."seq" >> 14 AS c, (p."seq" & 16383) >> 3 AS k, bit_or(128 >> (p."seq" & 7)) AS v
-    FROM "Post" p, LATERAL (SELECT DISTINCT w FROM unnest("search_words"(p."searchText")) AS w) AS words
+    FROM "Post" p, LATERAL (SELECT DISTINCT w FROM unnest("post_bit_keys"(p."searchText", p."boardId", p."statusId")) AS w) AS words
     GROUP BY 1, 2, 3
   ) bytes
   GROUP BY 1, 2;
