@@ -7,7 +7,7 @@ import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { countFromTwoWords, countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
+import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -285,17 +285,16 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   let gathered: string[] | undefined;
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
-    // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by,
-    // and there a term in two words is counted by the rows holding both (countFromTwoWords).
-    // Otherwise, on PostgreSQL, terms all found through their words by the bitmaps of their
-    // words' posts (bitsCountSql), unless the count gathers a rare term's page as well.
-    const filters = filter.wordFilters;
-    const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
+    // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
+    // Otherwise, on PostgreSQL, terms all found through their words are counted from the
+    // bitmaps of their words', board's and status's posts (bitsCountSql), unless the count
+    // gathers a rare term's page as well. (A term in two words was counted as the words' kept
+    // counts less the rows holding both, countFromTwoWords, which read those rows' pages; the
+    // bitmaps serve every such search.)
+    const fromWords = countFromWords(await termRowsOf(plan, terms, filter.wordFilters));
     if (fromWords !== undefined) return fromWords;
     const fromBits = !countGathersPage(filter, query.cursor) && bitsCountSql(filter);
     if (fromBits) return readCount(fromBits);
-    const fromTwoWords = await countFromTwoWords("Post", plan, terms, filters, filter.boardAndStatus ? [filter.boardAndStatus] : filter.plain);
-    if (fromTwoWords !== undefined) return fromTwoWords;
     if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);
     const counted = rows.find((row) => row.id === null)?.total ?? 0;
