@@ -122,9 +122,13 @@ export function postFilter(
   const keyed = keys?.length && !through && d.matches("Post", terms, served, keys) ? keys : undefined;
   const search = terms.length ? [d.search("Post", "t", terms, { walk: plain.length > 0, through, expansions: served, keys: keyed })] : [];
   const boardAndStatus = (keys && query.boardId && query.statusId && d.boardAndStatus("t", query.boardId, query.statusId)) || undefined;
-  const wordFilters = query.id || query.postedById ? null : { boardId: query.boardId, statusId: query.statusId };
+  const wordFilters = wordFiltersOf(query);
   return { plain, boardAndStatus, terms, through, expansions: served, words, search, keys, wordFilters, where: where([...plain, ...search]) };
 }
+
+/** A list's board and status, by which the posts' words are counted; null when another filter is set (ids, author). */
+const wordFiltersOf = (query: ListPostsQuery): WordFilters | null =>
+  query.id || query.postedById ? null : { boardId: query.boardId, statusId: query.statusId };
 
 /** The filter's conditions and its start, for reading a page. */
 const pageWhere = (filter: PostFilter) =>
@@ -273,8 +277,7 @@ export function listPosts(query: ListPostsQuery): Promise<PostList> {
   const terms = searchTerms(query.search);
   const nothing = (): PostList => ({ posts: [], ...listTotal(0, true), hasNextPage: false, nextCursor: null });
   // The counts of posts kept for each word are by board and status only (WordFilters).
-  const filters = query.id || query.postedById ? null : { boardId: query.boardId, statusId: query.statusId };
-  return listWithTermPlan("Post", terms, nothing, (plan) => listWith(query, terms, plan), filters);
+  return listWithTermPlan("Post", terms, nothing, (plan) => listWith(query, terms, plan), wordFiltersOf(query));
 }
 
 /** The list, and the table version its page was read at (the last read; none when the page has no rows). */
@@ -293,9 +296,10 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     // bitmaps serve every such search.)
     const fromWords = countFromWords(await termRowsOf(plan, terms, filter.wordFilters));
     if (fromWords !== undefined) return fromWords;
-    const fromBits = !countGathersPage(filter, query.cursor) && bitsCountSql(filter);
+    const gathers = countGathersPage(filter, query.cursor);
+    const fromBits = !gathers && bitsCountSql(filter);
     if (fromBits) return readCount(fromBits);
-    if (!countGathersPage(filter, query.cursor)) return readCount(countSql(filter));
+    if (!gathers) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);
     const counted = rows.find((row) => row.id === null)?.total ?? 0;
     if (counted <= SEARCH_TOTAL_LIMIT) gathered = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
