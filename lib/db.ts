@@ -10,7 +10,6 @@ import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { RowType } from "./rows";
-import { SqliteLookups } from "./sqlite/lookups";
 import { ReadPool } from "./sqlite/read-pool";
 import { SqliteWriter } from "./sqlite/writer";
 
@@ -40,12 +39,7 @@ function createClient(): Db {
 export const db: Db = globalForDb.feedbackDb ?? createClient();
 globalForDb.feedbackDb = db;
 
-const globalForReader = globalThis as unknown as {
-  feedbackReadPool?: ReadPool;
-  feedbackLookups?: SqliteLookups;
-  feedbackPgReadPool?: pg.Pool;
-  feedbackWriter?: SqliteWriter;
-};
+const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool; feedbackPgReadPool?: pg.Pool; feedbackWriter?: SqliteWriter };
 
 function sqliteReadPool(): ReadPool {
   if (!globalForReader.feedbackReadPool) {
@@ -60,14 +54,6 @@ function sqliteReadPool(): ReadPool {
     });
   }
   return globalForReader.feedbackReadPool;
-}
-
-function sqliteLookups(): SqliteLookups {
-  if (!globalForReader.feedbackLookups) {
-    const config = env();
-    globalForReader.feedbackLookups = new SqliteLookups(sqlitePath(config.DATABASE_URL), config.SQLITE_MMAP_MB * 1024 * 1024);
-  }
-  return globalForReader.feedbackLookups;
 }
 
 // pg's default parsers read a timestamp without time zone in the process's zone; the columns
@@ -134,11 +120,9 @@ function preparedName(text: string): string | undefined {
 
 export interface ReadOptions {
   /**
-   * A read of a row (or a few) by its key, whose best plan is the same whatever its values: on
-   * PostgreSQL it is kept prepared (see preparedName); on SQLite it runs on this thread
-   * (lib/sqlite/lookups.ts), since it costs less than handing it to a reader. Not for searches
-   * and lists, whose plan depends on the term or the page (a plan kept for one value would
-   * serve all of them) and whose time grows with the table.
+   * A read whose best plan is the same whatever its values (a row by its key): on PostgreSQL
+   * it is kept prepared (see preparedName). Not for searches and lists, whose plan depends on
+   * the term or the page: a plan kept for one value would serve all of them.
    */
   lookup?: boolean;
 }
@@ -147,15 +131,13 @@ export interface ReadOptions {
  * Runs a read (a SELECT written with Prisma.sql) and returns its rows as `type` describes them:
  * times as Date, booleans as boolean, numbers as number, whichever engine ran it. On SQLite it
  * runs on a worker thread with its own read-only connection and kept statements
- * (lib/sqlite/read-pool.ts): the event loop never waits for SQLite's searches, and it skips the
- * per-query cost of Prisma's client; a lookup runs on this thread's own read-only connection
- * (ReadOptions). On PostgreSQL it runs on pg's pool (postgresPool above).
+ * (lib/sqlite/read-pool.ts): the event loop never waits for SQLite, and it skips the per-query
+ * cost of Prisma's client. On PostgreSQL it runs on pg's pool (postgresPool above).
  */
 export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: ReadOptions = {}): Promise<T[]> {
   const rows =
     dialect.engine === "sqlite"
-      ? ((options.lookup ? sqliteLookups().run(query.sql, query.values.map(dialect.encode)) : undefined) ??
-        (await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))))
+      ? await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))
       : (
           await postgresPool().query({
             name: options.lookup ? preparedName(query.text) : undefined,
@@ -280,8 +262,6 @@ export async function writeAll(tx: Statements, writes: Prisma.Sql[]): Promise<vo
 export async function closeConnections(): Promise<void> {
   globalForReader.feedbackWriter?.close();
   globalForReader.feedbackWriter = undefined;
-  globalForReader.feedbackLookups?.close();
-  globalForReader.feedbackLookups = undefined;
   await globalForReader.feedbackReadPool?.close();
   globalForReader.feedbackReadPool = undefined;
   await globalForReader.feedbackPgReadPool?.end();
