@@ -19,6 +19,7 @@ before(async () => {
     req.on("end", () => {
       received.push({ method: req.method, url: req.url, headers: req.headers, body });
       if (req.url === "/hang") return;
+      if (req.url === "/hang-body") return res.writeHead(200).write("the start of an answer");
       if (req.url === "/redirect") return res.writeHead(302, { location: "/ok" }).end();
       if (req.url === "/long") return res.writeHead(200).end("x".repeat(10 * RESPONSE_BODY_LIMIT));
       if (req.url === "/nul") return res.writeHead(500).end("bad\0byte");
@@ -66,6 +67,30 @@ describe("posting a webhook", () => {
     assert.equal(result.statusCode, null);
     assert.equal(result.error, "timed out after 300 ms");
     assert.ok(result.durationMs >= 290 && result.durationMs < 2000, `${result.durationMs} ms`);
+  });
+
+  it("cuts an answer whose body stops coming at the timeout", async () => {
+    const result = await postWebhook(new URL(`${base}/hang-body`), {}, "{}", { timeoutMs: 300, policy: allow });
+    assert.deepEqual([result.statusCode, result.error], [null, "timed out after 300 ms"]);
+    assert.ok(result.durationMs >= 290 && result.durationMs < 2000, `${result.durationMs} ms`);
+  });
+
+  it("keeps connections to a receiver open across deliveries", async () => {
+    const ports = new Set<number | undefined>();
+    const own = http.createServer((req, res) => {
+      ports.add(req.socket.remotePort);
+      req.resume().on("end", () => res.writeHead(200).end("ok"));
+    });
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(own.address() as AddressInfo).port}/`);
+    try {
+      for (let i = 0; i < 6; i++) await postWebhook(url, {}, "{}", { timeoutMs: 2000, policy: allow });
+    } finally {
+      own.closeAllConnections();
+      own.close();
+    }
+    // undici hands the next request to a second connection while the last one's is being freed.
+    assert.ok(ports.size <= 2, `six POSTs one after the other came over ${ports.size} connections`);
   });
 
   it("refuses a private address, literal or by name, without connecting", async () => {
