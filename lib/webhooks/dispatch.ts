@@ -13,6 +13,7 @@ import { groupCommit } from "./group-commit";
 import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
 import { postWebhook, type SendResult } from "./send";
 import { webhookHeaders } from "./sign";
+import { type Target, targetOf } from "./target";
 
 // The dispatcher: gives new events their deliveries (lib/webhooks/fan-out.ts), claims due
 // deliveries, POSTs each, records every attempt and schedules the next. A claim is a lease
@@ -69,6 +70,8 @@ interface Claimed {
   endpointId: string;
   messageId: string;
   attempts: number;
+  /** Read with the claim, for a delivery it made (fan-out); otherwise read after it. */
+  target?: Target;
 }
 
 /**
@@ -85,40 +88,52 @@ const LEASE_OR_RECORD = { durable: false } as const;
 const leaseMs = () => env().WEBHOOK_TIMEOUT_MS * (Math.ceil(CLAIM_BATCH / CONCURRENCY) + 1) + 30_000;
 
 /**
- * Gives waiting events their deliveries (lib/webhooks/fan-out.ts), then takes up to `limit` due
- * deliveries of enabled endpoints (a test event goes to its endpoint enabled or not) and leases
- * them, in one transaction. Deliveries of a disabled endpoint wait, pending, until it is enabled
- * again. `more`: events may still wait for their deliveries.
+ * Leases up to `limit` due deliveries of enabled endpoints (a test event goes to its endpoint
+ * enabled or not), of these events only when ids are given.
+ */
+async function leaseDue(tx: Statements, now: Date, lease: Date, limit: number, messageIds: readonly string[] | undefined): Promise<Claimed[]> {
+  const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
+  return tx.$queryRaw<Claimed[]>`
+    UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
+    WHERE "id" IN (
+      SELECT d."id" FROM "WebhookDelivery" d
+      WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now}
+        AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})${onlyThese}
+        AND EXISTS (
+          SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = d."endpointId" AND (e."enabled" = TRUE
+            OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
+      ORDER BY d."nextAttemptAt", d."id"
+      LIMIT ${limit}${dialect.skipLocked})
+    RETURNING "id", "endpointId", "messageId", "attempts"`;
+}
+
+/**
+ * Takes up to `limit` deliveries and leases them, in one transaction: due ones first, so a
+ * retry is not held back by a stream of new events, then new events' (lib/webhooks/fan-out.ts),
+ * made already leased in the room left. Deliveries of a disabled endpoint wait, pending, until
+ * it is enabled again. With ids (the comment PUT's after(), just after its change committed),
+ * the events' own deliveries: those of an event still waiting cannot exist yet, so the due
+ * ones are looked for only among the others, which usually leaves none to look among. `more`:
+ * events may still wait for their deliveries.
  */
 async function claim(limit: number, messageIds: string[] | undefined): Promise<{ claimed: Claimed[]; more: boolean }> {
   const now = new Date();
   const lease = new Date(now.getTime() + leaseMs());
-  const onlyThese = messageIds ? Prisma.sql` AND d."messageId" IN (${Prisma.join(messageIds)})` : Prisma.empty;
   return write(() =>
     transact(async (tx) => {
-      const fanned = await fanOut(tx, messageIds);
-      const claimed = await tx.$queryRaw<Claimed[]>`
-        UPDATE "WebhookDelivery" SET "lockedUntil" = ${lease}
-        WHERE "id" IN (
-          SELECT d."id" FROM "WebhookDelivery" d
-          WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now}
-            AND (d."lockedUntil" IS NULL OR d."lockedUntil" <= ${now})${onlyThese}
-            AND EXISTS (
-              SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = d."endpointId" AND (e."enabled" = TRUE
-                OR EXISTS (SELECT 1 FROM "WebhookMessage" m WHERE m."id" = d."messageId" AND m."type" = ${TEST_EVENT_TYPE})))
-          ORDER BY d."nextAttemptAt", d."id"
-          LIMIT ${limit}${dialect.skipLocked})
-        RETURNING "id", "endpointId", "messageId", "attempts"`;
-      return { claimed, more: fanned === FAN_OUT_BATCH };
+      if (messageIds) {
+        const fanned = await fanOut(tx, { messageIds, lease, room: limit });
+        const given = new Set(fanned.events);
+        const others = messageIds.filter((id) => !given.has(id));
+        const room = limit - fanned.leased.length;
+        const due = others.length && room > 0 ? await leaseDue(tx, now, lease, room, others) : [];
+        return { claimed: [...fanned.leased, ...due], more: fanned.events.length === FAN_OUT_BATCH };
+      }
+      const due = await leaseDue(tx, now, lease, limit, undefined);
+      const fanned = await fanOut(tx, { lease, room: limit - due.length });
+      return { claimed: [...due, ...fanned.leased], more: fanned.events.length === FAN_OUT_BATCH };
     }, LEASE_OR_RECORD),
   );
-}
-
-interface Target {
-  url: string;
-  secrets: string[];
-  type: string;
-  payload: string;
 }
 
 const targetRow = rowType<{
@@ -131,8 +146,9 @@ const targetRow = rowType<{
   payload: string;
 }>({ previousExpiresAt: "time" });
 
-/** Each claimed delivery's endpoint (URL, the secrets signing now) and message. */
+/** Each of these claimed deliveries' endpoint (URL, the secrets signing now) and message. */
 async function targets(ids: string[]): Promise<Map<string, Target>> {
+  if (!ids.length) return new Map();
   const rows = await read(
     Prisma.sql`
       SELECT d."id", e."url", e."secret", e."previousSecret", e."previousExpiresAt", m."type", m."payload"
@@ -144,14 +160,7 @@ async function targets(ids: string[]): Promise<Map<string, Target>> {
     { lookup: true },
   );
   const now = new Date();
-  return new Map(
-    rows.map((row) => {
-      const secrets = [row.secret];
-      // During a rotation the old secret signs too, so a receiver still holding it verifies.
-      if (row.previousSecret && row.previousExpiresAt && row.previousExpiresAt > now) secrets.push(row.previousSecret);
-      return [row.id, { url: row.url, secrets, type: row.type, payload: row.payload }];
-    }),
-  );
+  return new Map(rows.map((row) => [row.id, targetOf(row, row, now)]));
 }
 
 async function send(delivery: Claimed, target: Target): Promise<SendResult & { at: Date }> {
@@ -336,8 +345,8 @@ export async function dispatchPass(options: PassOptions = {}): Promise<PassRepor
         // due. What comes due meanwhile comes with a nudge, or waits for the next poll, instead
         // of costing every pass a claim that finds nothing.
         if (claimed.length < asked && !more) exhausted = true;
-        const found = claimed.length ? await targets(claimed.map((c) => c.id)) : new Map();
-        for (const delivery of claimed) queue.push([delivery, found.get(delivery.id)]);
+        const found = await targets(claimed.filter((c) => !c.target).map((c) => c.id));
+        for (const delivery of claimed) queue.push([delivery, delivery.target ?? found.get(delivery.id)]);
       })().finally(() => {
         claiming = undefined;
       });

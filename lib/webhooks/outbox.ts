@@ -58,22 +58,29 @@ const messageWrite = (id: string, event: WebhookEvent, at: Date, fanOut: string 
   VALUES (${id}, ${event.type}, ${eventBody(event, at)}, ${at}, ${fanOut})`;
 
 /**
- * Deliveries one INSERT takes, at most: six bound values a row, well within SQLite's limit of
+ * Deliveries one INSERT takes, at most: seven bound values a row, well within SQLite's limit of
  * 32,766 a statement (and PostgreSQL's 65,535).
  */
 const DELIVERY_ROWS = 1000;
 
 /**
  * The writes of a pending delivery of each of these messages to its endpoint, due and dated
- * `at` (an INSERT per DELIVERY_ROWS), and the new deliveries' ids in the same order.
+ * `at`, and leased until `lockedUntil` when one is given (an INSERT per DELIVERY_ROWS), and the
+ * new deliveries' ids in the same order.
  */
-export function deliveryWrites(deliveries: { messageId: string; endpointId: string; at: Date }[]): { ids: string[]; statements: Prisma.Sql[] } {
+export function deliveryWrites(deliveries: { messageId: string; endpointId: string; at: Date; lockedUntil?: Date | null }[]): {
+  ids: string[];
+  statements: Prisma.Sql[];
+} {
   const ids = deliveries.map(({ at }) => sortableId("dlv", at));
-  const rows = deliveries.map(({ messageId, endpointId, at }, i) => Prisma.sql`(${ids[i]}, ${endpointId}, ${messageId}, 'pending', 0, ${at}, ${at}, ${at})`);
+  const rows = deliveries.map(
+    ({ messageId, endpointId, at, lockedUntil }, i) =>
+      Prisma.sql`(${ids[i]}, ${endpointId}, ${messageId}, 'pending', 0, ${at}, ${lockedUntil ?? null}, ${at}, ${at})`,
+  );
   const statements: Prisma.Sql[] = [];
   for (let i = 0; i < rows.length; i += DELIVERY_ROWS) {
     statements.push(Prisma.sql`
-      INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      INSERT INTO "WebhookDelivery" ("id", "endpointId", "messageId", "status", "attempts", "nextAttemptAt", "lockedUntil", "createdAt", "updatedAt")
       VALUES ${Prisma.join(rows.slice(i, i + DELIVERY_ROWS))}`);
   }
   return { ids, statements };

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
 import { scriptArgs } from "../../lib/server-command";
-import { CLAIM_BATCH } from "../../lib/webhooks/dispatch";
+import { CLAIM_BATCH, type PassReport } from "../../lib/webhooks/dispatch";
 import { FAN_OUT_BATCH } from "../../lib/webhooks/fan-out";
 import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
@@ -37,7 +37,7 @@ interface Endpoint {
 async function admin<T = Endpoint>(app: TestApp, ...args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, [...scriptArgs("tests/support/webhook-admin.ts"), ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: app.databaseUrl, ...LOCAL },
+    env: { ...process.env, DATABASE_URL: app.databaseUrl, ...LOCAL, ...FAST },
   });
   return JSON.parse(stdout) as T;
 }
@@ -456,6 +456,77 @@ describe("delivery held back: the cron route, the command line, and a kill -9", 
     } finally {
       if (later) await cli("remove", later.id);
       await cli("enable", endpoint.id);
+    }
+  });
+
+  it("a claim takes due retries first, then leases new events' deliveries in the room left; the rest, and a disabled endpoint's, wait unleased", async () => {
+    const cli = async (...args: string[]) => {
+      const result = await runCli(held.databaseUrl, ["webhooks", ...args], LOCAL);
+      assert.equal(result.code, 0, result.stderr);
+    };
+    const pass = (limit: number) => admin<PassReport>(held, "pass", String(limit));
+    /** The event's deliveries never tried and not leased. */
+    const unleased = (messageId: string) =>
+      sql<{ endpointId: string }>(
+        held.databaseUrl,
+        `SELECT "endpointId" FROM "WebhookDelivery"
+         WHERE "messageId" = ? AND "status" = 'pending' AND "attempts" = 0 AND "lockedUntil" IS NULL ORDER BY "endpointId"`,
+        [messageId],
+      );
+    const sent = (report: PassReport) => report.deliveries.map((d) => [d.endpointId, d.messageId, d.attempt, d.outcome]).sort();
+    // Fails the first event's first attempt only.
+    let failing: string | undefined;
+    receiver.on("/held-flaky", (attempt, request) => {
+      failing ??= request.headers["webhook-id"];
+      return attempt === 1 && request.headers["webhook-id"] === failing ? 500 : 200;
+    });
+    const flaky = await admin(held, "create", `${receiver.url}/held-flaky`, "comment.updated");
+    const steady = await admin(held, "create", `${receiver.url}/held-steady`, "comment.updated");
+    const heldBefore = receiver.at("/held").length;
+    try {
+      await put(held, "c-first", { commentDescription: "First of two" });
+      const [first] = await sql<{ id: string }>(held.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "fanOut" > ''`);
+      assert.ok(first);
+      // Disabled after the change named it, before a dispatcher gave the event its deliveries.
+      await cli("disable", endpoint.id);
+      const one = await pass(2);
+      assert.deepEqual(sent(one), [
+        [flaky.id, first.id, 1, "retrying"],
+        [steady.id, first.id, 1, "delivered"],
+      ].sort());
+      assert.deepEqual(await unleased(first.id), [{ endpointId: endpoint.id }], "the disabled endpoint's delivery was made, and waits unleased");
+
+      // A second event, older than the moment the flaky endpoint's retry comes due: ordered by
+      // due time alone, its deliveries would go first.
+      await put(held, "c-first", { commentDescription: "Second of two" });
+      const [second] = await sql<{ id: string }>(held.databaseUrl, `SELECT "id" FROM "WebhookMessage" WHERE "fanOut" > ''`);
+      assert.ok(second);
+      const due = new Date(Date.now() + 200);
+      await sql(held.databaseUrl, `UPDATE "WebhookDelivery" SET "nextAttemptAt" = ? WHERE "endpointId" = ? AND "status" = 'pending'`, [
+        storedTime(held.databaseUrl, due),
+        flaky.id,
+      ]);
+      await new Promise((r) => setTimeout(r, due.getTime() - Date.now() + 50));
+      const retry = await pass(1);
+      assert.deepEqual(sent(retry), [[flaky.id, first.id, 2, "delivered"]], "the due retry first, though the new event is older than its due time");
+      assert.deepEqual(
+        (await unleased(second.id)).map((d) => d.endpointId),
+        [flaky.id, steady.id].sort(),
+        "the new event's deliveries were made without room, so none was leased",
+      );
+
+      assert.deepEqual(sent(await pass(10)), [
+        [flaky.id, second.id, 1, "delivered"],
+        [steady.id, second.id, 1, "delivered"],
+      ].sort());
+      assert.equal(receiver.at("/held").length, heldBefore, "nothing goes to a disabled endpoint");
+      await cli("enable", endpoint.id);
+      assert.deepEqual(sent(await pass(10)), [[endpoint.id, first.id, 1, "delivered"]], "once enabled, its delivery goes at once: no lease held it");
+      assert.equal(receiver.at("/held").length, heldBefore + 1);
+    } finally {
+      await cli("enable", endpoint.id);
+      await cli("remove", flaky.id);
+      await cli("remove", steady.id);
     }
   });
 

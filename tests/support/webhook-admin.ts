@@ -1,8 +1,10 @@
 // Manages webhook endpoints through the data layer (lib/webhooks/endpoints.ts) for API tests,
 // as the command line will: run with DATABASE_URL set, one operation per process, its answer
-// as JSON on stdout. `create URL EVENTS`, `rotate ID`, `disable ID`, `test ID`.
+// as JSON on stdout. `create URL EVENTS`, `rotate ID`, `disable ID`, `test ID`, and `pass LIMIT`
+// (one dispatcher pass taking at most LIMIT deliveries; its report).
 import { cliActor } from "../../lib/audit/record";
 import { closeConnections, db } from "../../lib/db";
+import { dispatchPass } from "../../lib/webhooks/dispatch";
 import { createEndpoint, rotateSecret, sendTest, updateEndpoint } from "../../lib/webhooks/endpoints";
 import type { WebhookEventType } from "../../lib/webhooks/events";
 
@@ -17,6 +19,8 @@ async function main([operation, target = "", events = ""]: string[]): Promise<un
       return updateEndpoint(target, { enabled: false }, context);
     case "test":
       return { messageId: await sendTest(target, context) };
+    case "pass":
+      return dispatchPass({ limit: Number(target) });
     default:
       throw new Error(`unknown operation ${operation}`);
   }
