@@ -8,7 +8,7 @@ import { log, logError } from "../log";
 import { rowType } from "../rows";
 import { addressPolicy } from "./endpoints";
 import { TEST_EVENT_TYPE } from "./events";
-import { FAN_OUT_BATCH, fanOut } from "./fan-out";
+import { type Claimed, FAN_OUT_BATCH, fanOut } from "./fan-out";
 import { groupCommit } from "./group-commit";
 import { DISABLE_AFTER_MS, retryDelay } from "./schedule";
 import { postWebhook, type SendResult } from "./send";
@@ -63,15 +63,6 @@ export interface PassOptions {
   limit?: number;
   /** Asked before each claim: true ends the pass (the server is shutting down). */
   stopping?: () => boolean;
-}
-
-interface Claimed {
-  id: string;
-  endpointId: string;
-  messageId: string;
-  attempts: number;
-  /** Read with the claim, for a delivery it made (fan-out); otherwise read after it. */
-  target?: Target;
 }
 
 /**

@@ -21,14 +21,17 @@ import { type Target, targetOf } from "./target";
 /** Events one call gives their deliveries, at most. */
 export const FAN_OUT_BATCH = 100;
 
-/** A delivery made leased to the caller, and what sending it needs. */
-export interface Leased {
+/** A delivery leased to a dispatcher; `target` when it was read with the lease. */
+export interface Claimed {
   id: string;
   endpointId: string;
   messageId: string;
   attempts: number;
-  target: Target;
+  target?: Target;
 }
+
+/** A delivery made leased to the caller, and what sending it needs. */
+export type Leased = Claimed & { target: Target };
 
 export interface FanOut {
   /** The events given their deliveries: FAN_OUT_BATCH of them means more may wait. */
@@ -85,7 +88,7 @@ export async function fanOut(tx: Statements, { messageIds, lease, room }: FanOut
     ).map((endpoint) => [endpoint.id, endpoint]),
   );
   const now = new Date();
-  const deliveries: { messageId: string; endpointId: string; at: Date; lockedUntil: Date | null; target?: Target }[] = [];
+  const deliveries: { messageId: string; endpointId: string; at: Date; target?: Target }[] = [];
   let leasing = 0;
   for (const message of waiting) {
     for (const endpointId of message.fanOut.split(",")) {
@@ -94,10 +97,10 @@ export async function fanOut(tx: Statements, { messageIds, lease, room }: FanOut
       const sendable = endpoint.enabled || message.type === TEST_EVENT_TYPE;
       const target = sendable && leasing < room ? targetOf(endpoint, message, now) : undefined;
       if (target) leasing++;
-      deliveries.push({ messageId: message.id, endpointId, at: message.createdAt, lockedUntil: target ? lease : null, target });
+      deliveries.push({ messageId: message.id, endpointId, at: message.createdAt, target });
     }
   }
-  const { ids, statements } = deliveryWrites(deliveries);
+  const { ids, statements } = deliveryWrites(deliveries.map((delivery) => ({ ...delivery, lockedUntil: delivery.target ? lease : null })));
   await writeAll(tx, [
     ...statements,
     Prisma.sql`UPDATE "WebhookMessage" SET "fanOut" = NULL WHERE "id" IN (${Prisma.join(waiting.map((message) => message.id))})`,
