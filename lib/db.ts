@@ -56,6 +56,15 @@ function sqliteReadPool(): ReadPool {
   return globalForReader.feedbackReadPool;
 }
 
+/**
+ * SQLite's readers, for the reads only they make (lib/sqlite/ranks.ts), with a statement's
+ * values encoded as read() encodes them.
+ */
+export function sqliteReaders(): { pool: ReadPool; values: (query: Prisma.Sql) => unknown[] } {
+  if (dialect.engine !== "sqlite") throw new Error("SQLite's readers serve SQLite only");
+  return { pool: sqliteReadPool(), values: (query) => query.values.map(dialect.encode) };
+}
+
 // pg's default parsers read a timestamp without time zone in the process's zone; the columns
 // hold UTC (as Prisma writes them).
 const TIMESTAMP = 1114;

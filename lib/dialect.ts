@@ -71,7 +71,7 @@ export interface Dialect {
   readonly plansSearchByHand: boolean;
   /**
    * A row for each row holding every term, from the trigram index alone where it answers
-   * exactly; `keys`: filter keys (filterKey) the rows must hold too, one of each list, which
+   * exactly, with the row's key ("seq", which the sort orders' ranks are by: lib/sqlite/ranks.ts); `keys`: filter keys (filterKey) the rows must hold too, one of each list, which
    * only the word indexes hold (SQLite), so with keys there is an answer only where every term
    * goes to the word index.
    */
@@ -330,7 +330,7 @@ export const sqlite: Dialect = {
   namesByKey: false,
   matches(table, terms, expansions, keys = []) {
     const query = keyedQuery(table, terms, expansions, keys);
-    return query && Prisma.sql`SELECT 1 FROM ${query.fts} WHERE ${query.fts} MATCH ${query.match}`;
+    return query && Prisma.sql`SELECT rowid AS "seq" FROM ${query.fts} WHERE ${query.fts} MATCH ${query.match}`;
   },
   // fts5vocab tables over the indexes (the search_vocabulary and word_index migrations).
   vocabulary: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}SearchVocab"`),

@@ -109,4 +109,101 @@ describe("ReadPool", () => {
       await reader.close();
     }
   });
+
+  describe("a sort order's ranks (lib/sqlite/ranks.ts)", () => {
+    // Posts with scores, some tied (the order breaks ties by seq), a hole where one was deleted,
+    // and a version row as the data_versions migration keeps it.
+    let ranked: string;
+    before(() => {
+      ranked = path.join(dir, "ranked.db");
+      const db = new Database(ranked);
+      db.pragma("journal_mode = WAL");
+      db.exec(`CREATE TABLE "Post" (seq INTEGER PRIMARY KEY, score INT, name TEXT);
+        CREATE TABLE "DataVersion" (name TEXT PRIMARY KEY, version INT);
+        INSERT INTO "DataVersion" VALUES ('Post', 7);`);
+      const insert = db.prepare(`INSERT INTO "Post" (seq, score, name) VALUES (?, ?, ?)`);
+      for (let seq = 1; seq <= 40; seq++) if (seq !== 13) insert.run(seq, (seq * 7) % 5, seq % 3 === 0 ? "fizz" : "other");
+      db.close();
+    });
+    const ORDER = `SELECT t.seq FROM "Post" t ORDER BY t.score DESC, t.seq DESC`;
+    const READING = { highest: `SELECT max(seq) FROM "Post"`, version: `SELECT version FROM "DataVersion" WHERE name = 'Post'` };
+    const MATCHES = `SELECT m.seq, (SELECT version FROM "DataVersion" WHERE name = 'Post') FROM (SELECT seq FROM "Post" WHERE name = ?) m LIMIT ?`;
+    const expected = (name: string) => {
+      const db = new Database(ranked, { readonly: true });
+      try {
+        return db.prepare(`SELECT seq FROM "Post" WHERE name = ? ORDER BY score DESC, seq DESC`).pluck().all(name) as number[];
+      } finally {
+        db.close();
+      }
+    };
+    const rankedPool = (overrides: Partial<ConstructorParameters<typeof ReadPool>[0]> = {}) =>
+      new ReadPool({ file: ranked, size: 2, budgetMs: 5_000, busyTimeoutMs: 1_000, maxQueue: 100, ...overrides });
+    type Ranks = { version: number; rows: number; order: Int32Array; rank: Int32Array };
+    const readRanks = async (reader: ReadPool) => ((await reader.run(ORDER, [], { ranks: READING })) as Ranks[])[0] as Ranks;
+    const page = (reader: ReadPool, name: string, offset: number, limit: number, bound = 100) =>
+      reader.run(MATCHES, [name, bound + 1], { ranked: { name: "Post:score", offset, limit, bound } });
+
+    it("reads every row's place in the order, with the version, into shared memory", async () => {
+      const reader = rankedPool();
+      try {
+        const ranks = await readRanks(reader);
+        assert.equal(ranks.version, 7);
+        assert.equal(ranks.rows, 39);
+        assert.ok(ranks.order.buffer instanceof SharedArrayBuffer && ranks.rank.buffer instanceof SharedArrayBuffer);
+        const all = [...expected("fizz"), ...expected("other")];
+        assert.deepEqual([...ranks.order.subarray(0, ranks.rows)].sort((a, b) => a - b), all.sort((a, b) => a - b));
+        for (let place = 0; place < ranks.rows; place++) assert.equal(ranks.rank[ranks.order[place] as number], place);
+        assert.equal(ranks.rank[13], -1, "no row, no place");
+      } finally {
+        await reader.close();
+      }
+    });
+
+    it("counts a search's matches and gives its page in the order, from any offset, once every reader holds the ranks", async () => {
+      const reader = rankedPool();
+      try {
+        assert.deepEqual(await page(reader, "fizz", 0, 5), [{ count: 13, version: 7, seqs: null }], "no ranks yet: the count alone");
+        reader.install("Post:score", await readRanks(reader));
+        const fizz = expected("fizz");
+        // Two readers: both pages come from whichever is free, and both hold the ranks.
+        const [first, second] = await Promise.all([page(reader, "fizz", 0, 5), page(reader, "fizz", 5, 5)]);
+        assert.deepEqual(first, [{ count: 13, version: 7, seqs: fizz.slice(0, 5) }]);
+        assert.deepEqual(second, [{ count: 13, version: 7, seqs: fizz.slice(5, 10) }]);
+        assert.deepEqual(await page(reader, "fizz", 10, 5), [{ count: 13, version: 7, seqs: fizz.slice(10) }], "the last page, short");
+        assert.deepEqual(await page(reader, "fizz", 20, 5), [{ count: 13, version: 7, seqs: [] }], "past the end");
+        assert.deepEqual(await page(reader, "none", 0, 5), [{ count: 0, version: null, seqs: [] }]);
+        assert.deepEqual(await page(reader, "other", 0, 5, 10), [{ count: 11, version: 7, seqs: null }], "past the bound: counted to one more, no page");
+      } finally {
+        await reader.close();
+      }
+    });
+
+    it("gives no page once the table's version moves past the ranks', and the ranks read again give it", async () => {
+      const reader = rankedPool();
+      const writer = new Database(ranked);
+      try {
+        reader.install("Post:score", await readRanks(reader));
+        writer.exec(`UPDATE "Post" SET score = 9 WHERE seq = 40; UPDATE "DataVersion" SET version = 8`);
+        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: null }]);
+        reader.install("Post:score", await readRanks(reader));
+        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: expected("other").slice(0, 3) }]);
+        assert.equal(expected("other")[0], 40, "the row moved to the top");
+      } finally {
+        writer.close();
+        await reader.close();
+      }
+    });
+
+    it("gives the ranks to a reader started in place of one that ran out of time", async () => {
+      const reader = rankedPool({ size: 1, budgetMs: 200 });
+      try {
+        reader.install("Post:score", await readRanks(reader));
+        await assert.rejects(reader.run(SLOW, []), ReadTimeoutError);
+        const [answer] = (await page(reader, "fizz", 0, 2)) as { seqs: number[] | null }[];
+        assert.deepEqual(answer?.seqs, expected("fizz").slice(0, 2));
+      } finally {
+        await reader.close();
+      }
+    });
+  });
 });

@@ -23,9 +23,13 @@ export class ReadQueueFullError extends Error {
   }
 }
 
+/** What a job asks of its reader beside its statement (read-worker.mjs): a ranked page, or ranks to read. */
+export type JobKind = { ranked: { name: string; offset: number; limit: number; bound: number } } | { ranks: { highest: string; version: string } };
+
 interface Job {
   sql: string;
   values: unknown[];
+  kind?: JobKind;
   resolve: (rows: unknown[]) => void;
   reject: (error: Error) => void;
 }
@@ -53,17 +57,29 @@ const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "s
 export class ReadPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
+  /** Ranks given to every reader, the ones started later included (install). */
+  private readonly installed = new Map<string, object>();
 
   constructor(private readonly options: ReadPoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
-  run(sql: string, values: unknown[]): Promise<unknown[]> {
+  run(sql: string, values: unknown[], kind?: JobKind): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       if (this.queue.length >= this.options.maxQueue) return reject(new ReadQueueFullError());
-      this.queue.push({ sql, values, resolve, reject });
+      this.queue.push({ sql, values, kind, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /**
+   * Gives every reader, now and later, a table's ranks under `name` (read-worker.mjs), in
+   * place of those it held: arrays of shared memory, which each reader sees without a copy.
+   */
+  install(name: string, ranks: object): void {
+    const install = { ...ranks, name };
+    this.installed.set(name, install);
+    for (const slot of this.slots) slot.worker.postMessage({ install });
   }
 
   async close(): Promise<void> {
@@ -84,6 +100,7 @@ export class ReadPool {
     });
     // An idle worker must not keep a command-line process alive; a busy one must.
     worker.unref();
+    for (const install of this.installed.values()) worker.postMessage({ install });
     const slot: Slot = { worker, ready: false };
     worker.on("message", (message: { ready?: true; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       if (message.ready) {
@@ -131,7 +148,7 @@ export class ReadPool {
       slot.job = job;
       slot.worker.ref();
       if (slot.ready) this.startBudget(slot);
-      slot.worker.postMessage({ sql: job.sql, values: job.values });
+      slot.worker.postMessage({ sql: job.sql, values: job.values, ...job.kind });
     }
   }
 

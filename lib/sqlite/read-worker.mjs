@@ -1,6 +1,9 @@
 // One SQLite reader, in a worker thread: it opens the database read-only, says { ready }, then
-// answers { sql, values } with { rows } or { error }, keeping its prepared statements. Plain
-// JavaScript, loaded by path at run time, so it runs the same under Next.js and the CLI.
+// answers each job with { rows } or { error }, keeping its prepared statements. A job is
+// { sql, values }, a plain read; { sql, values, ranked }, a search's matches with its page
+// sorted by a table's ranks (below); or { sql, values, ranks }, reading those ranks. A message
+// { install } gives it ranks another reader read, and has no answer. Plain JavaScript, loaded
+// by path at run time, so it runs the same under Next.js and the CLI.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 
@@ -13,22 +16,81 @@ connection.pragma("query_only = ON");
 // the time at a million posts (README, SQLITE_MMAP_MB).
 connection.pragma(`mmap_size = ${Number(workerData.mmapBytes) || 0}`);
 const statements = new Map();
+/**
+ * A sort order's ranks (lib/sqlite/ranks.ts), by name, as of one table version: `order` lists
+ * the rows' keys (seq) in the sort order, `rank[seq]` is a row's place in it, -1 for no row.
+ * Shared memory, written once by the reader that read them, then only read.
+ */
+const ranks = new Map();
 // Reads may come now: their time budgets start (read-pool.ts).
 parentPort.postMessage({ ready: true });
 
-function statementFor(sql) {
-  let statement = statements.get(sql);
+/** The kept statement for `sql`; `raw`: one giving rows as arrays, kept apart from the other. */
+function statementFor(sql, raw = false) {
+  const key = raw ? `raw\u0000${sql}` : sql;
+  let statement = statements.get(key);
   if (!statement) {
     statement = connection.prepare(sql);
+    if (raw) statement.raw(true);
     if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value);
-    statements.set(sql, statement);
+    statements.set(key, statement);
   }
   return statement;
 }
 
-parentPort.on("message", ({ sql, values }) => {
+/**
+ * `ranks`: { highest, version } are statements for the table's highest seq and its version;
+ * `sql` lists its seqs in the sort order. All in one read transaction, so the ranks are those
+ * of the version given with them. Rows are streamed into the shared arrays, never held as
+ * objects: a million of them would take tens of megabytes.
+ */
+const readRanks = connection.transaction((sql, values, { highest, version }) => {
+  const [top] = statementFor(highest, true).get();
+  const [at] = statementFor(version, true).get();
+  const size = (top ?? 0) + 1;
+  const order = new Int32Array(new SharedArrayBuffer(4 * size));
+  const rank = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
+  let rows = 0;
+  for (const [seq] of statementFor(sql, true).iterate(...values)) {
+    order[rows] = seq;
+    rank[seq] = rows++;
+  }
+  return { version: at, rows, order, rank };
+});
+
+/**
+ * A search's matches (rows of [seq, version], the version read in the same statement, at most
+ * `bound` + 1 of them), counted; and, when there are at most `bound` and the ranks named are of
+ * that version, the seqs of the page from `offset`, `limit` long, in the sort order. `seqs` is
+ * null where the ranks cannot say (none, or of another version): the count still holds.
+ */
+function rankedPage(rows, { name, offset, limit, bound }) {
+  const count = rows.length;
+  const version = rows[0]?.[1] ?? null;
+  if (count > bound) return { count, version, seqs: null };
+  if (!count) return { count, version, seqs: [] };
+  const held = ranks.get(name);
+  if (!held || held.version !== version) return { count, version, seqs: null };
+  const places = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const seq = rows[i][0];
+    const place = seq < held.rank.length ? held.rank[seq] : -1;
+    if (place < 0) return { count, version, seqs: null };
+    places[i] = place;
+  }
+  places.sort();
+  return { count, version, seqs: Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]) };
+}
+
+parentPort.on("message", ({ sql, values, ranked, ranks: reading, install }) => {
+  if (install) {
+    ranks.set(install.name, install);
+    return;
+  }
   try {
-    parentPort.postMessage({ rows: statementFor(sql).all(...values) });
+    if (reading) parentPort.postMessage({ rows: [readRanks(sql, values, reading)] });
+    else if (ranked) parentPort.postMessage({ rows: [rankedPage(statementFor(sql, true).all(...values), ranked)] });
+    else parentPort.postMessage({ rows: statementFor(sql).all(...values) });
   } catch (error) {
     parentPort.postMessage({ error: { message: String(error?.message ?? error), code: error?.code } });
   }
