@@ -1,7 +1,6 @@
 import "server-only";
 import { Prisma, sqliteReaders } from "../db";
 import { log } from "../log";
-import { dataVersionColumn } from "../totals";
 
 // A sort order's ranks (SQLite): each post's place in the order, as of one table version, held
 // by every reader in shared memory (read-worker.mjs). With them, a search that the word or
@@ -61,20 +60,24 @@ export function ranksAt(order: RankedOrder, version: number | undefined): boolea
 /** A search's matches counted, and its page's seqs in the order where the ranks gave them (null where not). */
 export interface RankedMatches {
   count: number;
-  /** The table's version the matches were listed at; null when none matched. */
+  /** The table's version the matches were listed at (null only for a table with no version row). */
   version: number | null;
   seqs: number[] | null;
 }
 
+/** The statement for a table's version, as a reader runs it beside a listing (read-worker.mjs). */
+const versionSql = (table: Table) => `SELECT "version" FROM "DataVersion" WHERE "name" = '${table}'`;
+
 /**
  * The matches of `matches` (rows with "seq", Dialect.matches), at most `bound` + 1 of them,
- * counted in one statement with the table's version; when there are at most `bound` and the
- * readers' ranks are of that version, the seqs of the page from `offset`, `limit` long.
+ * counted in one read transaction with the table's version; when there are at most `bound` and
+ * the readers' ranks are of that version, the seqs of the page from `offset`, `limit` long.
  */
 export async function rankedMatches(order: RankedOrder, matches: Prisma.Sql, offset: number, limit: number, bound: number): Promise<RankedMatches> {
   const { pool, values } = sqliteReaders();
-  const sql = Prisma.sql`SELECT m."seq", ${dataVersionColumn(order.table)} FROM (${matches}) m LIMIT ${bound + 1}`;
-  const [found] = (await pool.run(sql.sql, values(sql), { ranked: { name: keyOf(order), offset, limit, bound } })) as RankedMatches[];
+  const sql = Prisma.sql`${matches} LIMIT ${bound + 1}`;
+  const ranked = { name: keyOf(order), offset, limit, bound, version: versionSql(order.table) };
+  const [found] = (await pool.run(sql.sql, values(sql), { ranked })) as RankedMatches[];
   if (!found) throw new Error("a ranked read gave no answer");
   return found;
 }
@@ -90,7 +93,7 @@ function remember(order: RankedOrder): void {
   const seqs = Prisma.sql`SELECT t."seq" FROM ${table} t ORDER BY ${order.orderBy}`;
   const reading = {
     highest: `SELECT max("seq") FROM "${order.table}"`,
-    version: `SELECT "version" FROM "DataVersion" WHERE "name" = '${order.table}'`,
+    version: versionSql(order.table),
   };
   pool
     .run(seqs.sql, [], { ranks: reading })

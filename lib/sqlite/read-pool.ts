@@ -24,7 +24,9 @@ export class ReadQueueFullError extends Error {
 }
 
 /** What a job asks of its reader beside its statement (read-worker.mjs): a ranked page, or ranks to read. */
-export type JobKind = { ranked: { name: string; offset: number; limit: number; bound: number } } | { ranks: { highest: string; version: string } };
+export type JobKind =
+  | { ranked: { name: string; offset: number; limit: number; bound: number; version: string } }
+  | { ranks: { highest: string; version: string } };
 
 interface Job {
   sql: string;

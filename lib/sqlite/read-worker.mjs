@@ -25,13 +25,13 @@ const ranks = new Map();
 // Reads may come now: their time budgets start (read-pool.ts).
 parentPort.postMessage({ ready: true });
 
-/** The kept statement for `sql`; `raw`: one giving rows as arrays, kept apart from the other. */
-function statementFor(sql, raw = false) {
-  const key = raw ? `raw\u0000${sql}` : sql;
+/** The kept statement for `sql`, giving rows as objects, or each row's first column (`pluck`). */
+function statementFor(sql, mode = "rows") {
+  const key = mode === "rows" ? sql : `${mode}\u0000${sql}`;
   let statement = statements.get(key);
   if (!statement) {
     statement = connection.prepare(sql);
-    if (raw) statement.raw(true);
+    if (mode === "pluck") statement.pluck(true);
     if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value);
     statements.set(key, statement);
   }
@@ -45,13 +45,13 @@ function statementFor(sql, raw = false) {
  * objects: a million of them would take tens of megabytes.
  */
 const readRanks = connection.transaction((sql, values, { highest, version }) => {
-  const [top] = statementFor(highest, true).get();
-  const [at] = statementFor(version, true).get();
+  const top = statementFor(highest, "pluck").get();
+  const at = statementFor(version, "pluck").get();
   const size = (top ?? 0) + 1;
   const order = new Int32Array(new SharedArrayBuffer(4 * size));
   const rank = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
   let rows = 0;
-  for (const [seq] of statementFor(sql, true).iterate(...values)) {
+  for (const seq of statementFor(sql, "pluck").iterate(...values)) {
     order[rows] = seq;
     rank[seq] = rows++;
   }
@@ -59,28 +59,31 @@ const readRanks = connection.transaction((sql, values, { highest, version }) => 
 });
 
 /**
- * A search's matches (rows of [seq, version], the version read in the same statement, at most
- * `bound` + 1 of them), counted; and, when there are at most `bound` and the ranks named are of
- * that version, the seqs of the page from `offset`, `limit` long, in the sort order. `seqs` is
- * null where the ranks cannot say (none, or of another version): the count still holds.
+ * A search's matches (`sql` gives their seqs, at most `bound` + 1 of them), counted, with the
+ * table's version (`version`, read in the same read transaction); and, when there are at most
+ * `bound` and the ranks named are of that version, the seqs of the page from `offset`, `limit`
+ * long, in the sort order. `seqs` is null where the ranks cannot say (none, or of another
+ * version): the count still holds. (The version read as a column of every row took twice as
+ * long as the matches alone: 6.5 ms against 2.9 for 10,001 of them.)
  */
-function rankedPage(rows, { name, offset, limit, bound }) {
-  const count = rows.length;
-  const version = rows[0]?.[1] ?? null;
+const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql }) => {
+  const version = statementFor(versionSql, "pluck").get() ?? null;
+  const seqs = statementFor(sql, "pluck").all(...values);
+  const count = seqs.length;
   if (count > bound) return { count, version, seqs: null };
   if (!count) return { count, version, seqs: [] };
   const held = ranks.get(name);
   if (!held || held.version !== version) return { count, version, seqs: null };
   const places = new Int32Array(count);
   for (let i = 0; i < count; i++) {
-    const seq = rows[i][0];
+    const seq = seqs[i];
     const place = seq < held.rank.length ? held.rank[seq] : -1;
     if (place < 0) return { count, version, seqs: null };
     places[i] = place;
   }
   places.sort();
   return { count, version, seqs: Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]) };
-}
+});
 
 parentPort.on("message", ({ sql, values, ranked, ranks: reading, install }) => {
   if (install) {
@@ -89,7 +92,7 @@ parentPort.on("message", ({ sql, values, ranked, ranks: reading, install }) => {
   }
   try {
     if (reading) parentPort.postMessage({ rows: [readRanks(sql, values, reading)] });
-    else if (ranked) parentPort.postMessage({ rows: [rankedPage(statementFor(sql, true).all(...values), ranked)] });
+    else if (ranked) parentPort.postMessage({ rows: [rankedPage(sql, values, ranked)] });
     else parentPort.postMessage({ rows: statementFor(sql).all(...values) });
   } catch (error) {
     parentPort.postMessage({ error: { message: String(error?.message ?? error), code: error?.code } });
