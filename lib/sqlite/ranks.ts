@@ -4,20 +4,21 @@ import { log } from "../log";
 
 // A sort order's ranks (SQLite): each post's place in the order, as of one table version, held
 // by every reader in shared memory (read-worker.mjs). With them, a search that the word or
-// trigram index answers by itself (Dialect.matches) is counted and paged in one statement that
-// reads no row of the table: the index lists its matches' seqs, the reader looks each one up in
-// the ranks, sorts them and takes the page's. Without them, a search's page that is not walked
-// reads each match's row for its sort keys, about 1.4 µs a row at a million posts: 1.4 ms for a
-// rare number's 1,000 matches against 0.2 through the ranks; and a rare number with a word of its
-// sentence was counted by reading each of the number's rows to test the word (2.6 ms a request),
-// where the word index gives the rows of both (1.1 ms) and the ranks their page.
+// trigram index answers by itself (Dialect.matches) is counted and paged by one listing of its
+// matches, which reads no row of the table: the index lists the matches' seqs, the reader looks
+// each one up in the ranks, sorts them and takes the page's. Without them, a page that is not
+// walked reads each match's row for its sort keys: at a million posts, 1.4 ms for a rare
+// number's 1,000 matches, against 0.2 through the ranks; and a rare number with a word of its
+// sentence was counted by testing the word on each of the number's rows (3.1 ms a request on
+// average, one at a time), where the word index lists the rows of both (1.6 ms).
 //
 // The ranks hold for their version only: any write that can change an order moves it
 // (lib/totals.ts), and a search at another version is read as before while the ranks are read
-// again in the background, at most BUILD_SHARE of a reader's time (at a million posts a read is
-// 0.3-0.4 s warm, 1.4 s cold, for each order). A table that changes every few seconds keeps its
-// ranks out of date, as it does its vocabulary (lib/vocabulary.ts). Each process reads its own:
-// shared memory does not cross processes. They take 8 bytes a post for each order.
+// again in the background, one order at a time and at most BUILD_SHARE of a reader's time (at
+// a million posts 0.3-0.4 s an order warm, 1.1-1.4 s cold or beside a load). A table that
+// changes every few seconds keeps its ranks out of date, as it does its vocabulary
+// (lib/vocabulary.ts). Each process reads its own, since shared memory does not cross
+// processes: 8 bytes a post for each order.
 
 type Table = "Post";
 

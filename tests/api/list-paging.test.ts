@@ -248,22 +248,31 @@ describe("a rare term with a common one", () => {
 });
 
 describe("a sort order's ranks", () => {
-  // On SQLite a search that the index answers by itself is counted and paged by its order's
-  // ranks (lib/sqlite/ranks.ts) once the readers hold them at the table's version; the first
-  // such search at a version reads them in the background. The answers must be the oracle's
-  // before they are read, with them, after a write moves posts in both orders (which leaves them
-  // out of date), and with them read again. On PostgreSQL, which has none, the same searches
-  // simply run.
+  // On SQLite a search with no other filter that the index answers by itself is counted and
+  // paged by its order's ranks (lib/sqlite/ranks.ts) once the readers hold them at the table's
+  // version; the first such search at a version reads them in the background. The answers must
+  // be the oracle's before they are read, with them, after a write moves posts in both orders
+  // (which leaves them out of date), and with them read again; and those of the searches with a
+  // board or status beside them, which are read as before. On PostgreSQL, which has no ranks,
+  // the same searches simply run.
+  // Searches of more matches than a page holds, so that the ranks choose which are shown (a
+  // whole word, a part of one, a pair, a rare number alone and with a word), and a few with filters.
   const SEARCHES: [string, ...[string, string][]][] = [
+    ["okta"],
+    ["kta"],
+    ["export reports"],
+    ["people"],
     ["137"],
     ["137 people"],
-    ["okta zapier"],
     ["export", ["boardId", "demo_board_2"]],
     ["port", ["statusId", "demo_status_1"]],
     ["okta", ["boardId", "demo_board_1"], ["statusId", "demo_status_1"]],
   ];
   const checkAll = async (label: string) => {
-    for (const [search, ...filters] of SEARCHES) await checkSearch(search, label, ...filters);
+    for (const [search, ...filters] of SEARCHES) {
+      const matches = await checkSearch(search, label, ...filters);
+      if (!filters.length && search !== "137" && search !== "137 people") assert.ok(matches > 50, `${search}: ${matches} matches, more than a page`);
+    }
   };
   /** Whether the server has read both orders' ranks at the table's version now. */
   const ranksHeld = async () => {
