@@ -24,10 +24,20 @@ type Table = "Post";
 
 /** At most this share of a reader's time goes to reading ranks, however often the table changes. */
 const BUILD_SHARE = 0.1;
+/**
+ * No ranks for a table whose highest seq is past this: 64 MB a process for the two orders of
+ * posts, each read in about four times the 0.3-0.4 s it takes at a million. The table's
+ * searches read their rows, as without ranks.
+ */
+export const MOST_RANKED = 4_000_000;
+/** How long a table past MOST_RANKED waits before its size is looked at again. */
+const TOO_MANY_WAIT_MS = 10 * 60_000;
 
 interface Held {
   /** The version each order's ranks are of, by name ("Post:latest"), in the readers. */
   versions: Map<string, number>;
+  /** Tables found past MOST_RANKED (said once in the log). */
+  tooMany: Set<Table>;
   building: Set<string>;
   /** When each order may next be read. */
   nextBuild: Map<string, number>;
@@ -35,8 +45,8 @@ interface Held {
 
 // On globalThis, as the vocabularies are: every bundle of the app in a process shares one read pool.
 const slot = globalThis as unknown as { feedbackRanks?: Held };
-slot.feedbackRanks ??= { versions: new Map(), building: new Set(), nextBuild: new Map() };
-const { versions, building, nextBuild } = slot.feedbackRanks;
+slot.feedbackRanks ??= { versions: new Map(), tooMany: new Set(), building: new Set(), nextBuild: new Map() };
+const { versions, tooMany, building, nextBuild } = slot.feedbackRanks;
 
 /** A sort order of a table: its name and its ORDER BY list on alias t. */
 export interface RankedOrder {
@@ -97,12 +107,20 @@ function remember(order: RankedOrder): void {
   const reading = {
     highest: `SELECT max("seq") FROM "${order.table}"`,
     version: versionSql(order.table),
+    most: MOST_RANKED,
   };
+  let wait = 0;
   pool
     .run(seqs.sql, [], { ranks: reading })
     .then((rows) => {
-      const [ranks] = rows as { version: number | null; rows: number }[];
+      const [ranks] = rows as { version: number | null; rows: number; order: Int32Array | null }[];
       if (!ranks || ranks.version === null) return;
+      if (!ranks.order) {
+        wait = TOO_MANY_WAIT_MS;
+        if (!tooMany.has(order.table)) log("warn", "too many rows to keep a sort order's ranks; their searches read their rows", { table: order.table, most: MOST_RANKED });
+        tooMany.add(order.table);
+        return;
+      }
       pool.install(key, ranks);
       versions.set(key, ranks.version);
       log("info", "read a sort order's ranks", { table: order.table, order: order.name, rows: ranks.rows, version: ranks.version, ms: Date.now() - started, pid: process.pid });
@@ -115,7 +133,7 @@ function remember(order: RankedOrder): void {
       });
     })
     .finally(() => {
-      nextBuild.set(key, Date.now() + (Date.now() - started) / BUILD_SHARE);
+      nextBuild.set(key, Date.now() + Math.max(wait, (Date.now() - started) / BUILD_SHARE));
       building.delete(key);
     });
 }

@@ -126,7 +126,7 @@ describe("ReadPool", () => {
       db.close();
     });
     const ORDER = `SELECT t.seq FROM "Post" t ORDER BY t.score DESC, t.seq DESC`;
-    const READING = { highest: `SELECT max(seq) FROM "Post"`, version: `SELECT version FROM "DataVersion" WHERE name = 'Post'` };
+    const READING = { highest: `SELECT max(seq) FROM "Post"`, version: `SELECT version FROM "DataVersion" WHERE name = 'Post'`, most: 1000 };
     const MATCHES = `SELECT seq FROM "Post" WHERE name = ? LIMIT ?`;
     const expected = (name: string) => {
       const db = new Database(ranked, { readonly: true });
@@ -154,6 +154,8 @@ describe("ReadPool", () => {
         assert.deepEqual([...ranks.order.subarray(0, ranks.rows)].sort((a, b) => a - b), all.sort((a, b) => a - b));
         for (let place = 0; place < ranks.rows; place++) assert.equal(ranks.rank[ranks.order[place] as number], place);
         assert.equal(ranks.rank[13], -1, "no row, no place");
+        const none = ((await reader.run(ORDER, [], { ranks: { ...READING, most: 39 } })) as { version: number; rows: number; order: null }[])[0];
+        assert.deepEqual(none, { version: 7, rows: 0, order: null, rank: null }, "none past the most rows asked for (the highest seq is 40)");
       } finally {
         await reader.close();
       }

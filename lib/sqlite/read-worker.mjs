@@ -42,12 +42,14 @@ function statementFor(sql, mode = "rows") {
  * `ranks`: { highest, version } are statements for the table's highest seq and its version;
  * `sql` lists its seqs in the sort order. All in one read transaction, so the ranks are those
  * of the version given with them. Rows are streamed into the shared arrays, never held as
- * objects: a million of them would take tens of megabytes.
+ * objects: a million of them would take tens of megabytes. None (`order` null) where the
+ * highest seq is past `most`.
  */
-const readRanks = connection.transaction((sql, values, { highest, version }) => {
-  const top = statementFor(highest, "pluck").get();
+const readRanks = connection.transaction((sql, values, { highest, version, most }) => {
+  const top = statementFor(highest, "pluck").get() ?? 0;
   const at = statementFor(version, "pluck").get();
-  const size = (top ?? 0) + 1;
+  if (top > most) return { version: at, rows: 0, order: null, rank: null };
+  const size = top + 1;
   const order = new Int32Array(new SharedArrayBuffer(4 * size));
   const rank = new Int32Array(new SharedArrayBuffer(4 * size)).fill(-1);
   let rows = 0;
