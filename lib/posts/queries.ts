@@ -310,11 +310,12 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   // The page's ids, when counting the search gathered them (countAndPageSql).
   let gathered: string[] | undefined;
   // The matches counted and paged by the order's ranks, where the readers hold them at the plan's version.
+  const order = rankedOrder(query.sortBy);
   const matches = rankable(filter, query);
-  const ranked = matches && ranksAt(rankedOrder(query.sortBy), plan?.version) ? matches : null;
+  const ranked = matches && ranksAt(order, plan?.version) ? matches : null;
   let listing: Promise<RankedMatches> | undefined;
   const listed = (ranked: Prisma.Sql) =>
-    (listing ??= rankedMatches(rankedOrder(query.sortBy), ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT));
+    (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT));
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.

@@ -281,13 +281,16 @@ describe("a sort order's ranks", () => {
     const read = logLines(app, "read a sort order's ranks").filter((line) => line.table === "Post" && Number(line.version) === current?.version);
     return ["latest", "top"].every((order) => read.some((line) => line.order === order));
   };
+  /** Searches (each answer checked) until the server holds the ranks of the table's version. */
+  const searchUntilRanksHeld = (label: string, what: string) =>
+    eventually(async () => {
+      await checkAll(label);
+      return ranksHeld();
+    }, what);
 
   it("give the oracle's rows and totals before they are read, with them, and after a write moves posts in both orders", async () => {
     await checkAll("before the ranks");
-    await eventually(async () => {
-      await checkAll("while the ranks are read");
-      return ranksHeld();
-    }, "the ranks of this version");
+    await searchUntilRanksHeld("while the ranks are read", "the ranks of this version");
     await checkAll("with the ranks");
 
     // The last match of "137" in either order goes to the top of both: the most votes, and the newest post's time (a tie the id breaks).
@@ -299,10 +302,7 @@ describe("a sort order's ranks", () => {
     assert.equal(top[0], moved, "the write moved the post to the top");
     if (testEngine() === "sqlite") assert.equal(await ranksHeld(), false, "the ranks are of the version before the write");
     await checkAll("after the write, the ranks out of date");
-    await eventually(async () => {
-      await checkAll("while the ranks are read again");
-      return ranksHeld();
-    }, "the ranks of the new version");
+    await searchUntilRanksHeld("while the ranks are read again", "the ranks of the new version");
     await checkAll("with the ranks read again");
   });
 });
