@@ -8,7 +8,7 @@ import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrde
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
 import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
-import { type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
+import { PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -313,9 +313,10 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const order = rankedOrder(query.sortBy);
   const matches = rankable(filter, query);
   const ranked = matches && ranksAt(order, plan?.version) ? matches : null;
-  let listing: Promise<RankedMatches> | undefined;
+  let listing: Promise<RankedMatches<Row>> | undefined;
+  const ranksRows = { sql: rowsSql(Prisma.sql`SELECT t."id" FROM "Post" t WHERE t."seq" IN (${PAGE_SEQS})`, query.sortBy), type: postRow };
   const listed = (ranked: Prisma.Sql) =>
-    (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT));
+    (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows));
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
@@ -348,7 +349,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
       ? []
       : gathered
         ? await rowsByIds(gathered, query.sortBy)
-        : ((ranked && countFirst !== undefined && countFirst <= SEARCH_TOTAL_LIMIT && (await rankedRows(await listed(ranked), query.sortBy))) ||
+        : ((ranked && countFirst !== undefined && countFirst <= SEARCH_TOTAL_LIMIT && (await listed(ranked)).rows) ||
           (await pageRows(query, filter, plan?.version)));
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
@@ -362,18 +363,6 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
       nextCursor: rows.length > query.limit && last ? encodeCursor(POST_ORDERS[query.sortBy], keyOf(query.sortBy, last)) : null,
     },
   };
-}
-
-/**
- * The rows of a page the ranks gave, in order; null where they gave none, or where a write came
- * between the listing and the rows (the rows' version is not the listing's), so the page is
- * read as before.
- */
-async function rankedRows({ seqs, version }: RankedMatches, sortBy: SortBy): Promise<Row[] | null> {
-  if (!seqs) return null;
-  if (!seqs.length) return [];
-  const rows = await read(rowsSql(Prisma.sql`SELECT t."id" FROM "Post" t WHERE t."seq" IN (${Prisma.join(seqs)})`, sortBy), postRow);
-  return rows.length === seqs.length && rows.every((row) => row.dataVersion === version) ? rows : null;
 }
 
 /** The rows of a page whose ids are known, in order. */

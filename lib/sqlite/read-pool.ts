@@ -25,7 +25,7 @@ export class ReadQueueFullError extends Error {
 
 /** What a job asks of its reader beside its statement (read-worker.mjs): a ranked page, or ranks to read. */
 export type JobKind =
-  | { ranked: { name: string; offset: number; limit: number; bound: number; version: string } }
+  | { ranked: { name: string; offset: number; limit: number; bound: number; version: string; rows?: { sql: string; values: unknown[] } } }
   | { ranks: { highest: string; version: string; most: number } };
 
 interface Job {

@@ -64,27 +64,31 @@ const readRanks = connection.transaction((sql, values, { highest, version, most 
  * A search's matches (`sql` gives their seqs, at most `bound` + 1 of them), counted, with the
  * table's version (`version`, read in the same read transaction); and, when there are at most
  * `bound` and the ranks named are of that version, the seqs of the page from `offset`, `limit`
- * long, in the sort order. `seqs` is null where the ranks cannot say (none, or of another
- * version): the count still holds. (The version read as a column of every row took twice as
- * long as the matches alone: 6.5 ms against 2.9 for 10,001 of them.)
+ * long, in the sort order, with the page's rows where `rows` gives their statement (its
+ * `values`, then the seqs as a JSON array bound to @seqs). `seqs` and `rows` are null where the
+ * ranks cannot say (none, or of another version): the count still holds. (The version read as
+ * a column of every row took twice as long as the matches alone: 6.5 ms against 2.9 for 10,001
+ * of them. The rows read in the same job spare a second one, 0.1-0.15 ms of both threads.)
  */
-const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql }) => {
+const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows }) => {
   const version = statementFor(versionSql, "pluck").get() ?? null;
   const seqs = statementFor(sql, "pluck").all(...values);
   const count = seqs.length;
-  if (count > bound) return { count, version, seqs: null };
-  if (!count) return { count, version, seqs: [] };
+  const none = { count, version, seqs: null, rows: null };
+  if (count > bound) return none;
   const held = ranks.get(name);
-  if (!held || held.version !== version) return { count, version, seqs: null };
+  if (count && (!held || held.version !== version)) return none;
   const places = new Int32Array(count);
   for (let i = 0; i < count; i++) {
     const seq = seqs[i];
     const place = seq < held.rank.length ? held.rank[seq] : -1;
-    if (place < 0) return { count, version, seqs: null };
+    if (place < 0) return none;
     places[i] = place;
   }
   places.sort();
-  return { count, version, seqs: Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]) };
+  const page = Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]);
+  const shown = rows && page.length ? statementFor(rows.sql).all(...rows.values, { seqs: JSON.stringify(page) }) : [];
+  return { count, version, seqs: page, rows: rows ? shown : null };
 });
 
 parentPort.on("message", ({ sql, values, ranked, ranks: reading, install }) => {
