@@ -164,17 +164,39 @@ describe("ReadPool", () => {
     it("counts a search's matches and gives its page in the order, from any offset, once every reader holds the ranks", async () => {
       const reader = rankedPool();
       try {
-        assert.deepEqual(await page(reader, "fizz", 0, 5), [{ count: 13, version: 7, seqs: null }], "no ranks yet: the count alone");
+        assert.deepEqual(await page(reader, "fizz", 0, 5), [{ count: 13, version: 7, seqs: null, rows: null }], "no ranks yet: the count alone");
         reader.install("Post:score", await readRanks(reader));
         const fizz = expected("fizz");
         // Two readers: both pages come from whichever is free, and both hold the ranks.
         const [first, second] = await Promise.all([page(reader, "fizz", 0, 5), page(reader, "fizz", 5, 5)]);
-        assert.deepEqual(first, [{ count: 13, version: 7, seqs: fizz.slice(0, 5) }]);
-        assert.deepEqual(second, [{ count: 13, version: 7, seqs: fizz.slice(5, 10) }]);
-        assert.deepEqual(await page(reader, "fizz", 10, 5), [{ count: 13, version: 7, seqs: fizz.slice(10) }], "the last page, short");
-        assert.deepEqual(await page(reader, "fizz", 20, 5), [{ count: 13, version: 7, seqs: [] }], "past the end");
-        assert.deepEqual(await page(reader, "none", 0, 5), [{ count: 0, version: 7, seqs: [] }]);
-        assert.deepEqual(await page(reader, "other", 0, 5, 10), [{ count: 11, version: 7, seqs: null }], "past the bound: counted to one more, no page");
+        assert.deepEqual(first, [{ count: 13, version: 7, seqs: fizz.slice(0, 5), rows: null }]);
+        assert.deepEqual(second, [{ count: 13, version: 7, seqs: fizz.slice(5, 10), rows: null }]);
+        assert.deepEqual(await page(reader, "fizz", 10, 5), [{ count: 13, version: 7, seqs: fizz.slice(10), rows: null }], "the last page, short");
+        assert.deepEqual(await page(reader, "fizz", 20, 5), [{ count: 13, version: 7, seqs: [], rows: null }], "past the end");
+        assert.deepEqual(await page(reader, "none", 0, 5), [{ count: 0, version: 7, seqs: [], rows: null }]);
+        assert.deepEqual(await page(reader, "other", 0, 5, 10), [{ count: 11, version: 7, seqs: null, rows: null }], "past the bound: counted to one more, no page");
+      } finally {
+        await reader.close();
+      }
+    });
+
+    it("reads the page's rows in the same job, with the statement's own values and the page's seqs", async () => {
+      const reader = rankedPool();
+      try {
+        reader.install("Post:score", await readRanks(reader));
+        // The rows' statement has a value of its own beside @seqs, which drops none of the page's rows here.
+        const rows = {
+          sql: `SELECT t.seq, t.name FROM "Post" t WHERE t.seq IN (SELECT value FROM json_each(@seqs)) AND t.name <> ? ORDER BY t.score DESC, t.seq DESC`,
+          values: ["absent"],
+        };
+        const shown = (name: string, offset: number, limit: number) =>
+          reader.run(MATCHES, [name, 101], { ranked: { name: "Post:score", offset, limit, bound: 100, version: READING.version, rows } });
+        const rowsOf = (name: string, seqs: number[]) => seqs.map((seq) => ({ seq, name }));
+        const fizz = expected("fizz").slice(5, 9);
+        assert.deepEqual(await shown("fizz", 5, 4), [{ count: 13, version: 7, seqs: fizz, rows: rowsOf("fizz", fizz) }]);
+        const other = expected("other").slice(0, 4);
+        assert.deepEqual(await shown("other", 0, 4), [{ count: 26, version: 7, seqs: other, rows: rowsOf("other", other) }]);
+        assert.deepEqual(await shown("fizz", 20, 4), [{ count: 13, version: 7, seqs: [], rows: [] }], "past the end: no rows");
       } finally {
         await reader.close();
       }
@@ -186,9 +208,9 @@ describe("ReadPool", () => {
       try {
         reader.install("Post:score", await readRanks(reader));
         writer.exec(`UPDATE "Post" SET score = 9 WHERE seq = 40; UPDATE "DataVersion" SET version = 8`);
-        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: null }]);
+        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: null, rows: null }]);
         reader.install("Post:score", await readRanks(reader));
-        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: expected("other").slice(0, 3) }]);
+        assert.deepEqual(await page(reader, "other", 0, 3), [{ count: 26, version: 8, seqs: expected("other").slice(0, 3), rows: null }]);
         assert.equal(expected("other")[0], 40, "the row moved to the top");
       } finally {
         writer.close();

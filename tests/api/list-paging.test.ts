@@ -307,6 +307,75 @@ describe("a sort order's ranks", () => {
   });
 });
 
+describe("the changelog order's ranks", () => {
+  // The changelog list's one order has ranks too (lib/changelogs/queries.ts), used with status
+  // and labels as well. The answers must be the oracle's before the ranks are read, with them,
+  // after a write that moves a changelog by its sort time alone (the changelog_order_version
+  // migration makes that move the table's version, so the ranks are out of date), and with them
+  // read again. On PostgreSQL, which has no ranks, the same searches simply run.
+  const SEARCHES: [string, string][] = [
+    ["the", ""],
+    ["available", ""],
+    ["the", "&status=Draft"],
+    ["the", "&labels=API,Mobile"],
+    ["the", "&status=Published&labels=api"],
+    ["available", "&status=Draft&labels=Fixed,Improved"],
+  ];
+  const expected = async (search: string, filter: string) => {
+    const status = filter.match(/status=(\w+)/)?.[1];
+    const labels = filter.match(/labels=([\w,]+)/)?.[1]?.toLowerCase().split(",") ?? [];
+    const rows = await sql<{ id: string }>(
+      app.databaseUrl,
+      `SELECT "id" FROM "Changelog" c WHERE "searchText" LIKE ?${status ? ` AND "status" = ?` : ""}
+       ${labels.length ? `AND EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = c."id" AND l."nameKey" IN (${labels.map(() => "?").join(",")}))` : ""}
+       ORDER BY "status" ASC, "sortAt" DESC, "id" DESC`,
+      [`%${search}%`, ...(status ? [status] : []), ...labels],
+    );
+    return rows.map((r) => r.id);
+  };
+  const checkAll = async (label: string) => {
+    for (const [search, filter] of SEARCHES) {
+      const all = await expected(search, filter);
+      if (!filter) assert.ok(all.length > 40, `${search}: ${all.length} matches, more than two pages`);
+      for (const [page, limit] of [[1, 20], [2, 20], [1, 100]] as const) {
+        const path = `/api/v1/changelogs?search=${search.toUpperCase()}&limit=${limit}&page=${page}${filter}`;
+        const { body } = await get(path);
+        assert.deepEqual(ids(body), all.slice((page - 1) * limit, page * limit), `${label}: ${path}`);
+        assert.equal(body.pagination.total, all.length, `${label}: ${path}`);
+      }
+    }
+  };
+  /** Whether the server has read the changelogs' ranks at the table's version now. */
+  const ranksHeld = async () => {
+    if (testEngine() !== "sqlite") return true;
+    const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = 'Changelog'`);
+    return logLines(app, "read a sort order's ranks").some((line) => line.table === "Changelog" && Number(line.version) === current?.version);
+  };
+  const searchUntilRanksHeld = (label: string, what: string) =>
+    eventually(async () => {
+      await checkAll(label);
+      return ranksHeld();
+    }, what);
+
+  it("give the oracle's changelogs and totals before they are read, with them, and after a changelog's sort time changes", async () => {
+    await checkAll("before the ranks");
+    await searchUntilRanksHeld("while the ranks are read", "the changelogs' ranks of this version");
+    await checkAll("with the ranks");
+
+    // The last Draft holding "the" takes the newest Draft's sort time: from the end of the
+    // Drafts to the first page, and nothing but its sortAt changes.
+    const drafts = await expected("the", "&status=Draft");
+    const moved = drafts.at(-1);
+    assert.ok(drafts.length > 40 && moved);
+    await sql(app.databaseUrl, `UPDATE "Changelog" SET "sortAt" = (SELECT max(d."sortAt") FROM "Changelog" d WHERE d."status" = 'Draft') WHERE "id" = ?`, [moved]);
+    assert.ok((await expected("the", "&status=Draft")).indexOf(moved) < 2, "the write moved the changelog to the top of the Drafts");
+    if (testEngine() === "sqlite") assert.equal(await ranksHeld(), false, "the ranks are of the version before the write");
+    await checkAll("after the write, the ranks out of date");
+    await searchUntilRanksHeld("while the ranks are read again", "the changelogs' ranks of the new version");
+    await checkAll("with the ranks read again");
+  });
+});
+
 describe("cursors", () => {
   it("walk a whole filtered list, page after page, to exactly the rows pages give", async () => {
     const expected = await oracle("top", `"boardId" = ? AND "statusId" = ?`, ["demo_board_3", "demo_status_2"]);
