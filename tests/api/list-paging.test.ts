@@ -493,6 +493,12 @@ describe("deep pages", () => {
 /** How often the server read a table's search index vocabulary (SQLite). */
 const vocabularyReads = (table = "Post") => logLines(app, "read the search index's vocabulary").filter((line) => line.table === table).length;
 
+/** Whether the server has read a table's vocabulary at the table's version now (SQLite). */
+async function vocabularyHeld(table: string): Promise<boolean> {
+  const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = ?`, [table]);
+  return logLines(app, "read the search index's vocabulary").some((line) => line.table === table && Number(line.version) === current?.version);
+}
+
 describe("one- and two-character terms", () => {
   // Such terms are found through the trigrams that contain them once the index's vocabulary is
   // read (lib/vocabulary.ts, SQLite), and by testing rows before that, or on PostgreSQL. The
@@ -570,7 +576,6 @@ describe("one- and two-character terms", () => {
   });
 
   it("gives the oracle's changelogs, with status and label filters and without", async () => {
-    const before = vocabularyReads("Changelog");
     for (let round = 0; round < 4; round++) {
       const searches: [string, string][] = [["q", ""], ["x", ""], ["x", "&status=Draft"], ["e", ""], ["ok zy", ""], ["the", ""], ["ship", ""], ["ship", "&status=Draft"]];
       const labelled: [string, string][] = [["the", "&labels=API,Mobile"], ["the", "&status=Published&labels=api"], ["e", "&status=Draft&labels=Fixed"]];
@@ -598,7 +603,8 @@ describe("one- and two-character terms", () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    if (testEngine() === "sqlite") assert.ok(vocabularyReads("Changelog") > before, "the changelogs' vocabulary was read, and used");
+    // Read during these searches, or by the searches of an earlier test at the same version.
+    if (testEngine() === "sqlite") assert.ok(await vocabularyHeld("Changelog"), "the changelogs' vocabulary of this version was read, and used");
     // PostgreSQL's statistics of short terms are each table's own, not the posts' read before.
     else assert.ok(statisticsRead("short terms", "Changelog"), "the changelogs' statistics of short terms were read");
   });
