@@ -56,6 +56,26 @@ async function get(path: string): Promise<{ body: Page; link: string }> {
 }
 
 /**
+ * Whether the server has logged `message` for `table` at the table's data version now: for each
+ * of `orders` where given (a sort order's ranks), else once (a vocabulary).
+ */
+async function readAtVersion(message: string, table: string, orders?: string[]): Promise<boolean> {
+  const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = ?`, [table]);
+  const read = logLines(app, message).filter((line) => line.table === table && Number(line.version) === current?.version);
+  return orders ? orders.every((order) => read.some((line) => line.order === order)) : read.length > 0;
+}
+
+/** Whether the server holds a table's ranks of the version now, for each of its orders (SQLite; PostgreSQL keeps none). */
+const ranksHeld = async (table: string, orders: string[]) => testEngine() !== "sqlite" || readAtVersion("read a sort order's ranks", table, orders);
+
+/** Searches, each answer checked by `checkAll`, until the server holds the table's ranks of the version now. */
+const searchUntilRanksHeld = (checkAll: (label: string) => Promise<void>, table: string, orders: string[]) => (label: string, what: string) =>
+  eventually(async () => {
+    await checkAll(label);
+    return ranksHeld(table, orders);
+  }, what);
+
+/**
  * Checks a search (in upper case, which the app folds) against the oracle in both orders, with
  * optional filters: the first page, the total and whether it is exact, and the last page
  * when the total is exact. Returns how many posts match.
@@ -274,23 +294,12 @@ describe("a sort order's ranks", () => {
       if (!filters.length && search !== "137" && search !== "137 people") assert.ok(matches > 50, `${search}: ${matches} matches, more than a page`);
     }
   };
-  /** Whether the server has read both orders' ranks at the table's version now. */
-  const ranksHeld = async () => {
-    if (testEngine() !== "sqlite") return true;
-    const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = 'Post'`);
-    const read = logLines(app, "read a sort order's ranks").filter((line) => line.table === "Post" && Number(line.version) === current?.version);
-    return ["latest", "top"].every((order) => read.some((line) => line.order === order));
-  };
-  /** Searches (each answer checked) until the server holds the ranks of the table's version. */
-  const searchUntilRanksHeld = (label: string, what: string) =>
-    eventually(async () => {
-      await checkAll(label);
-      return ranksHeld();
-    }, what);
+  const ORDERS = ["latest", "top"];
+  const searchUntilHeld = searchUntilRanksHeld(checkAll, "Post", ORDERS);
 
   it("give the oracle's rows and totals before they are read, with them, and after a write moves posts in both orders", async () => {
     await checkAll("before the ranks");
-    await searchUntilRanksHeld("while the ranks are read", "the ranks of this version");
+    await searchUntilHeld("while the ranks are read", "the ranks of this version");
     await checkAll("with the ranks");
 
     // The last match of "137" in either order goes to the top of both: the most votes, and the newest post's time (a tie the id breaks).
@@ -300,9 +309,9 @@ describe("a sort order's ranks", () => {
     await sql(app.databaseUrl, `UPDATE "Post" SET "upvotes" = 1000000, "createdAt" = (SELECT p."createdAt" FROM "Post" p WHERE p."id" = ?) WHERE "id" = ?`, [newest, moved]);
     const top = await oracle("top", `"searchText" LIKE ?`, ["%137%"]);
     assert.equal(top[0], moved, "the write moved the post to the top");
-    if (testEngine() === "sqlite") assert.equal(await ranksHeld(), false, "the ranks are of the version before the write");
+    if (testEngine() === "sqlite") assert.equal(await ranksHeld("Post", ORDERS), false, "the ranks are of the version before the write");
     await checkAll("after the write, the ranks out of date");
-    await searchUntilRanksHeld("while the ranks are read again", "the ranks of the new version");
+    await searchUntilHeld("while the ranks are read again", "the ranks of the new version");
     await checkAll("with the ranks read again");
   });
 });
@@ -345,21 +354,12 @@ describe("the changelog order's ranks", () => {
       }
     }
   };
-  /** Whether the server has read the changelogs' ranks at the table's version now. */
-  const ranksHeld = async () => {
-    if (testEngine() !== "sqlite") return true;
-    const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = 'Changelog'`);
-    return logLines(app, "read a sort order's ranks").some((line) => line.table === "Changelog" && Number(line.version) === current?.version);
-  };
-  const searchUntilRanksHeld = (label: string, what: string) =>
-    eventually(async () => {
-      await checkAll(label);
-      return ranksHeld();
-    }, what);
+  const ORDERS = ["drafts-then-newest"];
+  const searchUntilHeld = searchUntilRanksHeld(checkAll, "Changelog", ORDERS);
 
   it("give the oracle's changelogs and totals before they are read, with them, and after a changelog's sort time changes", async () => {
     await checkAll("before the ranks");
-    await searchUntilRanksHeld("while the ranks are read", "the changelogs' ranks of this version");
+    await searchUntilHeld("while the ranks are read", "the changelogs' ranks of this version");
     await checkAll("with the ranks");
 
     // The last Draft holding "the" takes the newest Draft's sort time: from the end of the
@@ -369,9 +369,9 @@ describe("the changelog order's ranks", () => {
     assert.ok(drafts.length > 40 && moved);
     await sql(app.databaseUrl, `UPDATE "Changelog" SET "sortAt" = (SELECT max(d."sortAt") FROM "Changelog" d WHERE d."status" = 'Draft') WHERE "id" = ?`, [moved]);
     assert.ok((await expected("the", "&status=Draft")).indexOf(moved) < 2, "the write moved the changelog to the top of the Drafts");
-    if (testEngine() === "sqlite") assert.equal(await ranksHeld(), false, "the ranks are of the version before the write");
+    if (testEngine() === "sqlite") assert.equal(await ranksHeld("Changelog", ORDERS), false, "the ranks are of the version before the write");
     await checkAll("after the write, the ranks out of date");
-    await searchUntilRanksHeld("while the ranks are read again", "the changelogs' ranks of the new version");
+    await searchUntilHeld("while the ranks are read again", "the changelogs' ranks of the new version");
     await checkAll("with the ranks read again");
   });
 });
@@ -493,12 +493,6 @@ describe("deep pages", () => {
 /** How often the server read a table's search index vocabulary (SQLite). */
 const vocabularyReads = (table = "Post") => logLines(app, "read the search index's vocabulary").filter((line) => line.table === table).length;
 
-/** Whether the server has read a table's vocabulary at the table's version now (SQLite). */
-async function vocabularyHeld(table: string): Promise<boolean> {
-  const [current] = await sql<{ version: number }>(app.databaseUrl, `SELECT "version" FROM "DataVersion" WHERE "name" = ?`, [table]);
-  return logLines(app, "read the search index's vocabulary").some((line) => line.table === table && Number(line.version) === current?.version);
-}
-
 describe("one- and two-character terms", () => {
   // Such terms are found through the trigrams that contain them once the index's vocabulary is
   // read (lib/vocabulary.ts, SQLite), and by testing rows before that, or on PostgreSQL. The
@@ -604,7 +598,7 @@ describe("one- and two-character terms", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     // Read during these searches, or by the searches of an earlier test at the same version.
-    if (testEngine() === "sqlite") assert.ok(await vocabularyHeld("Changelog"), "the changelogs' vocabulary of this version was read, and used");
+    if (testEngine() === "sqlite") assert.ok(await readAtVersion("read the search index's vocabulary", "Changelog"), "the changelogs' vocabulary of this version was read, and used");
     // PostgreSQL's statistics of short terms are each table's own, not the posts' read before.
     else assert.ok(statisticsRead("short terms", "Changelog"), "the changelogs' statistics of short terms were read");
   });
