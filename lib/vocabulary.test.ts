@@ -94,6 +94,14 @@ describe("a longer term's words", () => {
     assert.deepEqual(expansionsOf(common, ["settings"]), new Map([["settings", ["settings"]]]));
   });
 
+  it("are asked for however many rows they list when the list has a filter the word index holds as a key", () => {
+    const common = vocabularyOf([word("settings", EXPAND_POSTINGS), word("reset", 1), word("okta", 3), versionOnly], true);
+    assert.deepEqual(expansionsOf(common, ["set", "okta"], true), new Map([["set", ["settings", "reset"]], ["okta", ["okta"]]]));
+    // Not past EXPAND_WORDS: each word is a phrase of the index's query.
+    const many = vocabularyOf([...Array.from({ length: EXPAND_WORDS + 1 }, (_, i) => word(`set${i}`)), versionOnly], true);
+    assert.deepEqual(expansionsOf(many, ["set"], true), new Map());
+  });
+
   it("are not used at all when the index has too many words, or one too long for FTS5 to keep whole", () => {
     const crowded = vocabularyOf([...Array.from({ length: MAX_WORDS + 1 }, (_, i) => word(`w${i}`)), versionOnly], true);
     assert.equal(crowded.words, null);
