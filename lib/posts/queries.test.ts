@@ -72,12 +72,12 @@ describe("post search on SQLite", () => {
     assert.equal(countGathersPage(postFilter(query({ boardId: "b1" }), d), undefined), false, "no search");
   });
 
-  it("gathers a search's matches once, counts them, and sorts the page out of them only within the bound", () => {
+  it("gathers a search's matches once, counts them, and sorts the page out of them and joins its rows only within the bound", () => {
     const filter = postFilter(query({ boardId: "b1", search: "dark mode" }), d, { through: ["dark"] });
-    const sql = countAndPageSql(filter, "top", 21, 40);
+    const sql = countAndPageSql(filter, "top", 21, 40, d);
     assert.match(
       oneLine(sql.sql),
-      /^WITH m AS MATERIALIZED \(SELECT t\."id", t\."upvotes", t\."createdAt" FROM "Post" t WHERE t\."boardId" = \? AND .* LIMIT \?\) SELECT NULL AS "id", \(SELECT count\(\*\) FROM m\) AS "total" UNION ALL SELECT page\."id", NULL FROM \( SELECT m\."id" FROM m WHERE \(SELECT count\(\*\) FROM m\) <= \? ORDER BY m\."upvotes" DESC, m\."createdAt" DESC, m\."id" DESC LIMIT \? OFFSET \?\) page$/,
+      /^WITH m AS MATERIALIZED \(SELECT t\."id", t\."upvotes", t\."createdAt" FROM "Post" t WHERE t\."boardId" = \? AND .* LIMIT \?\) SELECT c\."total", r\.\* FROM \(SELECT count\(\*\) AS "total" FROM m\) c LEFT JOIN \( SELECT p\."id", .* FROM \( SELECT m\."id" FROM m WHERE \(SELECT count\(\*\) FROM m\) <= \? ORDER BY m\."upvotes" DESC, m\."createdAt" DESC, m\."id" DESC LIMIT \? OFFSET \?\) page CROSS JOIN "Post" p .* WHERE p\."id" = page\."id" ORDER BY .*\) r ON TRUE ORDER BY r\."upvotes" DESC, r\."createdAt" DESC, r\."id" DESC$/,
     );
     assert.deepEqual(sql.values.slice(-4), [10_001, 10_000, 21, 40]);
   });

@@ -53,13 +53,8 @@ function selectPost(from: Prisma.Sql, d: Dialect): Prisma.Sql {
     FROM ${from}${names.joins}`;
 }
 
-const postRow = rowType<PostRow & VersionedRow>({
-  upvotes: "int",
-  commentCount: "int",
-  createdAt: "time",
-  updatedAt: "time",
-  dataVersion: "int",
-});
+const POST_KINDS = { upvotes: "int", commentCount: "int", createdAt: "time", updatedAt: "time", dataVersion: "int" } as const;
+const postRow = rowType<PostRow & VersionedRow>(POST_KINDS);
 
 export interface PostFilter {
   /** The filters other than search, on alias t. */
@@ -194,23 +189,26 @@ export function countGathersPage(filter: PostFilter, cursor: string | undefined)
 }
 
 /**
- * A search's count and, when it is within the bound, its page's ids, in one pass over its
- * matches: up to SEARCH_TOTAL_LIMIT + 1 of them, with their sort keys, are gathered once and
- * counted; if that is all of them, the page is sorted out of them. One row has a null id and
- * the count; the others are the page's ids, in no particular order. Past the bound, the page's
- * part reads nothing, and the page is found as for any search.
+ * A search's count and, when it is within the bound, its page's rows, in one statement and one
+ * pass over its matches: up to SEARCH_TOTAL_LIMIT + 1 of them, with their sort keys, are
+ * gathered once and counted; if that is all of them, the page is sorted out of them and its
+ * rows are joined. Every row carries the count; a single row with the count and nothing else
+ * (a null id) says the page is empty, or that the matches are past the bound, where the page
+ * is found as for any search.
  */
-export function countAndPageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number): Prisma.Sql {
+export function countAndPageSql(filter: PostFilter, sortBy: SortBy, limit: number, offset: number, d: Dialect = dialect): Prisma.Sql {
+  const page = Prisma.sql`
+    SELECT m."id" FROM m WHERE (SELECT count(*) FROM m) <= ${SEARCH_TOTAL_LIMIT}
+    ORDER BY ${orderOn(sortBy)("m")} LIMIT ${limit} OFFSET ${offset}`;
   return Prisma.sql`
     WITH m AS MATERIALIZED (SELECT t."id", t."upvotes", t."createdAt" FROM "Post" t ${filter.where} LIMIT ${SEARCH_TOTAL_LIMIT + 1})
-    SELECT NULL AS "id", (SELECT count(*) FROM m) AS "total"
-    UNION ALL
-    SELECT page."id", NULL FROM (
-      SELECT m."id" FROM m WHERE (SELECT count(*) FROM m) <= ${SEARCH_TOTAL_LIMIT}
-      ORDER BY ${orderOn(sortBy)("m")} LIMIT ${limit} OFFSET ${offset}) page`;
+    SELECT c."total", r.* FROM (SELECT count(*) AS "total" FROM m) c
+    LEFT JOIN (${rowsSql(page, sortBy, d)}) r ON TRUE
+    ORDER BY ${orderOn(sortBy)("r")}`;
 }
 
-const gatheredRow = rowType<{ id: string | null; total: number | null }>({ total: "int" });
+/** A row of countAndPageSql: a page's row, or only the count, where the id (and all else) is null. */
+const gatheredRow = rowType<Omit<Row, "id"> & { id: string | null; total: number }>({ ...POST_KINDS, total: "int" });
 
 /**
  * Page through the narrow index first, then join only the rows that are shown. The page is
@@ -307,8 +305,8 @@ export function listPosts(query: ListPostsQuery): Promise<PostList> {
 async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan): Promise<Listed<PostList>> {
   const rare = await rareTerm(dialect, "Post", terms, plan?.expansions, await rowsOfTerms("Post", plan, terms));
   const filter = postFilter(query, dialect, { through: rare ? [rare] : undefined, expansions: plan?.expansions, words: plan?.words });
-  // The page's ids, when counting the search gathered them (countAndPageSql).
-  let gathered: string[] | undefined;
+  // The page's rows, when counting the search gathered them (countAndPageSql).
+  let gathered: Row[] | undefined;
   // The matches counted and paged by the order's ranks, where the readers hold them at the plan's version.
   const order = rankedOrder(query.sortBy);
   const matches = rankable(filter, query);
@@ -333,8 +331,8 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     if (fromBits) return readCount(fromBits);
     if (!gathers) return readCount(countSql(filter));
     const rows = await read(countAndPageSql(filter, query.sortBy, query.limit + 1, pageOffset(query.page, query.limit)), gatheredRow);
-    const counted = rows.find((row) => row.id === null)?.total ?? 0;
-    if (counted <= SEARCH_TOTAL_LIMIT) gathered = rows.flatMap((row) => (row.id === null ? [] : [row.id]));
+    const counted = rows[0]?.total ?? 0;
+    if (counted <= SEARCH_TOTAL_LIMIT) gathered = rows.filter((row): row is Row & { total: number } => row.id !== null);
     return counted;
   };
   const total = (known?: number) => exactTotal("Post", filter.where, countMatches, known);
@@ -348,7 +346,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     countFirst === 0
       ? []
       : gathered
-        ? await rowsByIds(gathered, query.sortBy)
+        ? gathered
         : ((ranked && countFirst !== undefined && countFirst <= SEARCH_TOTAL_LIMIT && (await listed(ranked)).rows) ||
           (await pageRows(query, filter, plan?.version)));
   const shown = rows.slice(0, query.limit);
@@ -363,12 +361,6 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
       nextCursor: rows.length > query.limit && last ? encodeCursor(POST_ORDERS[query.sortBy], keyOf(query.sortBy, last)) : null,
     },
   };
-}
-
-/** The rows of a page whose ids are known, in order. */
-async function rowsByIds(ids: string[], sortBy: SortBy): Promise<Row[]> {
-  if (!ids.length) return [];
-  return read(rowsSql(Prisma.sql`SELECT t."id" FROM "Post" t WHERE t."id" IN (${Prisma.join(ids)})`, sortBy), postRow);
 }
 
 const keyOf = (sortBy: SortBy, row: PostRow): SortKey =>
