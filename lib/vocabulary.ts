@@ -445,6 +445,12 @@ export interface TermPlan {
   words?: Expansions;
   wordRows?: { filters: WordFilters; rows: ReadonlyMap<string, number> };
   versionRead?: number;
+  /**
+   * PostgreSQL: the words (and their counts) were not read for this search but remembered from
+   * an earlier one at this table version (rememberedWords): the list holds only if the table is
+   * still at it, which listWithTermPlan checks after reading.
+   */
+  remembered?: number;
 }
 
 /** Each vocabulary's words with the rows each lists, made once: a vocabulary may hold 20,000 words. */
@@ -567,14 +573,15 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
     // One term: its count, with the list's filters. Several: the choice of a rare one, without,
     // which only the post list makes (lib/posts/search-plan.ts).
     const counted = terms.length === 1 ? (filters ?? undefined) : words.length >= 2 && table === "Post" ? {} : undefined;
+    const known = rememberedWords.at(table, words, counted);
     const [shares, held, wordShares] = await Promise.all([
       terms.some(isShort) ? sharesOf(table, sharesSql, "short terms") : null,
-      wordsHolding(table, words, counted),
+      known ?? wordsHolding(table, words, counted).then((read) => rememberedWords.keep(table, words, counted, read)),
       words.length ? sharesOf(table, wordSharesSql, "words") : null,
     ]);
     const expansions = new Map(shares ? indexedShortTerms(shares, terms) : []);
     for (const [term, found] of wordShares ? indexedWords(wordShares, held.holding) : []) expansions.set(term, found);
-    return { expansions, words: held.holding, wordRows: held.wordRows, versionRead: held.version };
+    return { expansions, words: held.holding, wordRows: held.wordRows, versionRead: held.version, remembered: known ? held.version : undefined };
   }
   const statements = vocabularyStatements(table);
   if (!statements) return null;
@@ -590,6 +597,73 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
 
 const wordRow = rowType<{ term: string | null; word: string | null; rows: number | null; dataVersion: number }>({ rows: "int", dataVersion: "int" });
 
+/** What wordsHolding reads: each term's words, their counts where asked for, and the table's version. */
+interface HeldWords {
+  holding: Map<string, string[]>;
+  wordRows?: TermPlan["wordRows"];
+  version?: number;
+}
+
+/** Searches' words remembered at most, per process; past it, they are all forgotten. */
+const REMEMBERED_SEARCHES = 5_000;
+/**
+ * After remembered words were found out of date, how long searches of that table read their
+ * words again before trusting remembered ones: a table written many times a second would
+ * otherwise have every search in flight read its list twice after each write.
+ */
+const DOUBT_MS = 1_000;
+
+/**
+ * PostgreSQL: the words of a search's terms (wordsHolding), remembered by the table version
+ * they were read at, so that a later search of the same terms at that version spares the
+ * statement (0.5-0.7 ms of a search's time at a million posts; moderators and integrations
+ * search the same words again and again). Unlike SQLite's vocabulary, PostgreSQL's words are
+ * read with no separate look at the version: a search uses remembered words only while they
+ * are of the newest version this process has seen, and listWithTermPlan reads the list with
+ * them and then checks that the table was still at that version, which the list's rows carry
+ * (or one lookup, when the list is empty); otherwise it reads the words again and lists again.
+ */
+class RememberedWords {
+  private readonly searches = new Map<string, HeldWords & { version: number }>();
+  private readonly newest = new Map<SearchTable, number>();
+  private readonly doubtedUntil = new Map<SearchTable, number>();
+
+  private static keyOf(table: SearchTable, terms: string[], counted: WordFilters | undefined): string {
+    return JSON.stringify([table, counted ? [counted.boardId ?? null, counted.statusId ?? null] : null, terms]);
+  }
+
+  /** The words remembered for these terms, when they are of the newest version seen and the table is not in doubt. */
+  at(table: SearchTable, terms: string[], counted: WordFilters | undefined): (HeldWords & { version: number }) | undefined {
+    if (!terms.length || Date.now() < (this.doubtedUntil.get(table) ?? 0)) return undefined;
+    const known = this.searches.get(RememberedWords.keyOf(table, terms, counted));
+    return known && known.version === this.newest.get(table) ? known : undefined;
+  }
+
+  /** Remembers words just read, and their version as the newest seen; gives them back. */
+  keep(table: SearchTable, terms: string[], counted: WordFilters | undefined, held: HeldWords): HeldWords {
+    if (held.version === undefined || !terms.length) return held;
+    this.saw(table, held.version);
+    if (held.version !== this.newest.get(table)) return held;
+    if (this.searches.size >= REMEMBERED_SEARCHES) this.searches.clear();
+    this.searches.set(RememberedWords.keyOf(table, terms, counted), { ...held, version: held.version });
+    return held;
+  }
+
+  /** The table was seen at `version`. */
+  saw(table: SearchTable, version: number): void {
+    if (version > (this.newest.get(table) ?? -1)) this.newest.set(table, version);
+  }
+
+  /** Remembered words of the table were out of date: read them for a while. */
+  doubt(table: SearchTable): void {
+    this.doubtedUntil.set(table, Date.now() + DOUBT_MS);
+  }
+}
+
+const rememberedSlot = globalThis as unknown as { feedbackRememberedWords?: RememberedWords };
+rememberedSlot.feedbackRememberedWords ??= new RememberedWords();
+const rememberedWords = rememberedSlot.feedbackRememberedWords;
+
 /**
  * Where the database looks words up (PostgreSQL): each of `terms` with the words that contain
  * it, while there are at most EXPAND_WORDS of them (a part of many words, such as "ion", is
@@ -602,7 +676,7 @@ async function wordsHolding(
   table: SearchTable,
   terms: string[],
   counted?: WordFilters,
-): Promise<{ holding: Map<string, string[]>; wordRows?: TermPlan["wordRows"]; version?: number }> {
+): Promise<HeldWords> {
   const sql = terms.length ? dialect.wordsHolding(table, terms, EXPAND_WORDS + 1, counted) : null;
   if (!sql) return { holding: new Map() };
   const rows = await read(sql, wordRow);
@@ -649,20 +723,40 @@ export function listWithTermPlan<L>(
 ): Promise<L> {
   return inTurn(terms, async () => {
     const plan = await planTerms(table, terms, filters);
-    // By the counts the writes keep (PostgreSQL), no row of the board and status holds the term:
-    // nothing matches, and no page walks the sort order looking for a match. A word found only
-    // in drafts, listed with status=Published, walked all 42,464 published changelogs (34 ms).
-    if (filters && (await termRowsOf(plan ?? undefined, terms, filters))?.most === 0) return nothing();
-    // Nothing expanded: the reads are those of any search, and the version only saves a query.
-    if (!plan?.expansions.size) return (await list(plan ?? undefined)).list;
-    // A term that no row holds: nothing matches, as of the version just read (or now).
-    if ([...plan.expansions.values()].some((keys) => !keys.length)) return nothing();
-    // An index kept up to date with the table holds at any version.
-    if (plan.version === undefined) return (await list(plan)).list;
-    const listed = await list(plan);
-    if ((listed.version ?? (await versionOf(table))) === plan.version) return listed.list;
-    return (await list()).list;
+    const listed = await listWithPlan(table, terms, plan, nothing, list, filters);
+    if (plan?.remembered === undefined) return listed.list;
+    // Words remembered from an earlier search: the list holds if the table is still at their version.
+    const now = listed.version ?? (await versionOf(table));
+    rememberedWords.saw(table, now);
+    if (now === plan.remembered) return listed.list;
+    rememberedWords.doubt(table);
+    log("info", "a search's remembered words were out of date; searches read their words again for a while", { table, remembered: plan.remembered, now });
+    return (await listWithPlan(table, terms, await planTerms(table, terms, filters), nothing, list, filters)).list;
   });
+}
+
+/** The list with `plan` (listWithTermPlan), and the version its last read saw where it knows it. */
+async function listWithPlan<L>(
+  table: SearchTable,
+  terms: string[],
+  plan: TermPlan | null,
+  nothing: () => L,
+  list: (plan?: TermPlan) => Promise<Listed<L>>,
+  filters?: WordFilters | null,
+): Promise<Listed<L>> {
+  // By the counts the writes keep (PostgreSQL), no row of the board and status holds the term:
+  // nothing matches, and no page walks the sort order looking for a match. A word found only
+  // in drafts, listed with status=Published, walked all 42,464 published changelogs (34 ms).
+  if (filters && (await termRowsOf(plan ?? undefined, terms, filters))?.most === 0) return { list: nothing() };
+  // Nothing expanded: the reads are those of any search, and the version only saves a query.
+  if (!plan?.expansions.size) return list(plan ?? undefined);
+  // A term that no row holds: nothing matches, as of the version just read (or now).
+  if ([...plan.expansions.values()].some((keys) => !keys.length)) return { list: nothing() };
+  // An index kept up to date with the table holds at any version.
+  if (plan.version === undefined) return list(plan);
+  const listed = await list(plan);
+  if ((listed.version ?? (await versionOf(table))) === plan.version) return listed;
+  return list();
 }
 
 // Searches made only of one- and two-character terms take turns, one at a time in each process.

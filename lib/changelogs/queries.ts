@@ -253,7 +253,10 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
     countFirst === 0 ? [] : ((listing && (await listing).rows) || (await read(pageSql(pageWhere, query.limit + 1, offset), listedRow)));
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
-  const count = countFirst ?? (await total(rows[0]?.dataVersion ?? plan?.version));
+  // A count from words remembered at an older version (TermPlan.remembered) is kept under that
+  // version, not the page's: if the table has moved since, the list is read again with words of
+  // the new version, which must not find that count cached as the new version's.
+  const count = countFirst ?? (await total(plan?.remembered ?? rows[0]?.dataVersion ?? plan?.version));
   return {
     version: rows[0]?.dataVersion,
     list: {

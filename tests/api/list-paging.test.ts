@@ -38,6 +38,9 @@ interface Page {
 
 const ids = (body: Page) => body.data.map((p) => p.id);
 
+/** What PostgreSQL's server logs when a search's remembered words were of an older version (lib/vocabulary.ts). */
+const REMEMBERED_OUT_OF_DATE = "a search's remembered words were out of date; searches read their words again for a while";
+
 const ORDER = {
   latest: `"createdAt" DESC, "id" DESC`,
   top: `"upvotes" DESC, "createdAt" DESC, "id" DESC`,
@@ -689,12 +692,49 @@ describe("longer terms through the word index", () => {
       first,
     ]);
     const before = vocabularies().length;
+    const outOfDate = () => logLines(app, REMEMBERED_OUT_OF_DATE).filter((line) => line.table === "Post").length;
+    const doubtedBefore = outOfDate();
     for (let round = 0; round < 4; round++) {
       assert.equal(await checkSearch("zquork", `after the write, round ${round}`), 1);
       assert.equal(await checkSearch("quor flow", `after the write, round ${round}`), 1);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     if (testEngine() === "sqlite") assert.ok(vocabularies().length > before, "a vocabulary of the new version was read, and used");
+    // PostgreSQL remembered the words of "zquork" (none) from the searches before the write, used
+    // them for the first search after it, and found them out of date by the table's version.
+    else assert.ok(outOfDate() > doubtedBefore, "the words remembered before the write were found out of date");
+  });
+
+  it("stays exact when a write adds a word to a term's words that searches before it remembered (PostgreSQL remembers them)", async () => {
+    // "zplinth" is in one post; the same search again finds it through the words remembered at
+    // this version. Then a post with "zplinthic", a second word holding the term, is imported:
+    // remembered words would count one post (the kept count of "zplinth" alone) beside a page of two.
+    const base = Date.parse("2019-07-01T00:00:00.000Z");
+    const post = (i: number, content: string) => ({
+      id: `rw-post-${i}`,
+      title: `Remembered words ${i}`,
+      content,
+      boardId: "rw-board",
+      statusId: null,
+      postedById: "rw-user",
+      upvotes: i,
+      createdAt: new Date(base + i * 60_000).toISOString(),
+    });
+    const importPosts = (posts: ReturnType<typeof post>[]) =>
+      importData(app.cli, { version: 1, boards: [{ id: "rw-board", name: "Remembered words" }], users: [{ id: "rw-user", name: "Remembered Words", email: null }], posts });
+    try {
+      await importPosts([post(1, "a zplinth here")]);
+      for (let round = 0; round < 3; round++) {
+        assert.equal(await checkSearch("zplinth", `one post, round ${round}`), 1);
+        assert.equal(await checkSearch("zplinth", `one post on its board, round ${round}`, ["boardId", "rw-board"]), 1);
+      }
+      await importPosts([post(2, "zplinthic words")]);
+      assert.equal(await checkSearch("zplinth", "a second word"), 2);
+      assert.equal(await checkSearch("zplinth", "a second word, on its board", ["boardId", "rw-board"]), 2);
+      assert.equal(await checkSearch("zplinthic", "the new word alone"), 1);
+    } finally {
+      await sql(app.databaseUrl, `DELETE FROM "Post" WHERE "id" LIKE 'rw-post-%'`);
+    }
   });
 
   it("stays exact when a post moves to another board and status, and when its status goes", async () => {
