@@ -7,6 +7,7 @@ import { rowType } from "./rows";
 import { readCount } from "./sql";
 import { dataVersionColumn, SEARCH_TOTAL_LIMIT, versionOf } from "./totals";
 import { workerShare } from "./worker-share";
+import { wordBitsAt } from "./sqlite/word-bits";
 
 // One- and two-character search terms through the trigram index. No trigram index can look up
 // a term shorter than a trigram, so such a search used to test every row (0.6 s at a million
@@ -446,6 +447,11 @@ export interface TermPlan {
   wordRows?: { filters: WordFilters; rows: ReadonlyMap<string, number> };
   versionRead?: number;
   /**
+   * SQLite: the words whose rows the readers hold as bits at `version`, each with its place in
+   * them (lib/sqlite/word-bits.ts).
+   */
+  bits?: ReadonlyMap<string, number>;
+  /**
    * PostgreSQL: the words (and their counts) were not read for this search but remembered from
    * an earlier one at this table version (rememberedWords): the list holds only if the table is
    * still at it, which listWithTermPlan checks after reading.
@@ -592,7 +598,9 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
     return { version, expansions: new Map() };
   }
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
-  return { version, expansions, rows: termRows(vocabulary, expansions) };
+  // Several terms may be one rare term narrowed by the others' words (lib/sqlite/word-bits.ts).
+  const bits = table === "Post" && terms.length > 1 && vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
+  return { version, expansions, rows: termRows(vocabulary, expansions), bits: bits ?? undefined };
 }
 
 const wordRow = rowType<{ term: string | null; word: string | null; rows: number | null; dataVersion: number }>({ rows: "int", dataVersion: "int" });

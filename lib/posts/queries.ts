@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions, filterKey, type WordFilters } from "../dialect";
+import { type Dialect, dialect, type Expansions, filterKey, isShort, type WordFilters } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
@@ -8,7 +8,7 @@ import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrde
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
 import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
-import { PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
+import { type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -291,6 +291,25 @@ function rankable(filter: PostFilter, query: ListPostsQuery): Prisma.Sql | null 
   return dialect.matches("Post", filter.terms, filter.expansions, filter.keys);
 }
 
+/**
+ * A search of a rare term and others whose words are all held as bits (TermPlan.bits): listed by
+ * the rare term alone and narrowed by the others' bits in the reader (lib/sqlite/word-bits.ts),
+ * where listing them all made FTS5 step through each common word's list to each of the rare
+ * term's rows. Only beside a listing of every term (`rankable`), which serves when the bits are
+ * of another version by the time the reader lists.
+ */
+function narrowedByBits(filter: PostFilter, bits: ReadonlyMap<string, number> | undefined): Narrowed | undefined {
+  const [rare, ...more] = filter.through ?? [];
+  if (!bits || rare === undefined || more.length) return undefined;
+  const others = filter.terms.filter((term) => term !== rare);
+  // A short term's expansions are trigrams, not words.
+  const places = others.map((term) => (isShort(term) ? undefined : filter.expansions?.get(term)?.map((word) => bits.get(word))));
+  const held = (any: (number | undefined)[] | undefined): any is number[] => Boolean(any?.length) && (any ?? []).every((place) => place !== undefined);
+  if (!others.length || !places.every(held)) return undefined;
+  const matches = dialect.matches("Post", [rare], filter.expansions);
+  return matches ? { matches, terms: places } : undefined;
+}
+
 /** A page of the post list, as the API shows it. */
 export type PostList = ListPage<"posts", PostRecord>;
 
@@ -313,8 +332,9 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const ranked = matches && ranksAt(order, plan?.version) ? matches : null;
   let listing: Promise<RankedMatches<Row>> | undefined;
   const ranksRows = { sql: rowsSql(Prisma.sql`SELECT t."id" FROM "Post" t WHERE t."seq" IN (${PAGE_SEQS})`, query.sortBy), type: postRow };
+  const narrowed = ranked ? narrowedByBits(filter, plan?.bits) : undefined;
   const listed = (ranked: Prisma.Sql) =>
-    (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows));
+    (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows, narrowed));
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.

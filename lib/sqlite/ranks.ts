@@ -2,6 +2,7 @@ import "server-only";
 import { decode, Prisma, sqliteReaders } from "../db";
 import { log } from "../log";
 import type { RowType } from "../rows";
+import { bitsName } from "./word-bits";
 
 // A sort order's ranks (SQLite): each row's place in the order, as of one table version, held
 // by every reader in shared memory (read-worker.mjs). With them, a search that the word or
@@ -102,9 +103,9 @@ export async function rankedMatches<T = never>(
   limit: number,
   bound: number,
   rows?: { sql: Prisma.Sql; type: RowType<T> },
+  narrowed?: Narrowed,
 ): Promise<RankedMatches<T>> {
   const { pool, values } = sqliteReaders();
-  const sql = Prisma.sql`${matches} LIMIT ${bound + 1}`;
   const ranked = {
     name: keyOf(order),
     offset,
@@ -113,11 +114,29 @@ export async function rankedMatches<T = never>(
     version: versionSql(order.table),
     rows: rows && { sql: rows.sql.sql, values: values(rows.sql) },
   };
-  const [found] = (await pool.run(sql.sql, values(sql), { ranked })) as RankedMatches<unknown>[];
-  if (!found) throw new Error("a ranked read gave no answer");
+  const list = async (matches: Prisma.Sql, held?: { name: string; terms: number[][] }) => {
+    const sql = Prisma.sql`${matches} LIMIT ${bound + 1}`;
+    const [found] = (await pool.run(sql.sql, values(sql), { ranked: { ...ranked, held } })) as (RankedMatches<unknown> & { stale?: true })[];
+    if (!found) throw new Error("a ranked read gave no answer");
+    return found;
+  };
+  // The word bits were of another version by the time the reader listed: list every term.
+  let found = narrowed && (await list(narrowed.matches, { name: bitsName(order.table), terms: narrowed.terms }));
+  if (!found || found.stale) found = await list(matches);
   // As many rows as seqs, always, in one read transaction; the check costs nothing.
   const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? decode(found.rows, rows.type) : null;
   return { ...found, rows: shown };
+}
+
+/**
+ * A search listed by one of its terms alone, a rare one (`matches`, its rows), and narrowed by
+ * the word bits (lib/sqlite/word-bits.ts) to the rows holding one word of each of `terms`, each
+ * a list of its words' places in the bits. At most RARE_TERM rows are listed, so the bound
+ * never cuts the listing short of a match.
+ */
+export interface Narrowed {
+  matches: Prisma.Sql;
+  terms: number[][];
 }
 
 /** Reads the order's ranks on a reader and gives them to all of them. */

@@ -218,6 +218,42 @@ describe("ReadPool", () => {
       }
     });
 
+    it("narrows a term's matches to those holding a word of each other term, by word bits read into shared memory (lib/sqlite/word-bits.ts)", async () => {
+      const reader = rankedPool();
+      try {
+        reader.install("Post:score", await readRanks(reader));
+        const [{ version } = { version: -1 }] = (await reader.run(READING.version, [])) as { version: number }[];
+        // Two "words": the rows whose seq is a multiple of 2, and of 5 (seqs up to 40: two 32-bit words each).
+        const stride = 2;
+        const memory = new SharedArrayBuffer(4 * stride * 2);
+        const WORD_ROWS = `SELECT seq FROM "Post" WHERE seq % ? = 0`;
+        for (const [place, divisor] of [2, 5].entries()) {
+          const into = new Int32Array(memory, 4 * stride * place, stride);
+          const [read] = (await reader.run(WORD_ROWS, [divisor], { bits: { into, version: READING.version } })) as { version: number; rows: number; overflow: boolean }[];
+          assert.deepEqual(read, { version, rows: divisor === 2 ? 20 : 8, overflow: false });
+        }
+        const tooSmall = new Int32Array(new SharedArrayBuffer(4), 0, 1);
+        const [overflow] = (await reader.run(WORD_ROWS, [2], { bits: { into: tooSmall, version: READING.version } })) as { overflow: boolean }[];
+        assert.equal(overflow?.overflow, true, "a seq past the bits' end says so");
+        const narrowed = (terms: number[][], bitsVersion = version) => {
+          reader.install("Post:bits", { version: bitsVersion, stride, bits: new Int32Array(memory) });
+          return reader.run(MATCHES, ["fizz", 101], { ranked: { name: "Post:score", offset: 0, limit: 5, bound: 100, version: READING.version, held: { name: "Post:bits", terms } } });
+        };
+        const fizz = expected("fizz");
+        const holding = (test: (seq: number) => boolean) => fizz.filter(test);
+        const even = holding((seq) => seq % 2 === 0);
+        assert.deepEqual(await narrowed([[0]]), [{ count: even.length, version, seqs: even.slice(0, 5), rows: null }], "one term of one word");
+        const either = holding((seq) => seq % 2 === 0 || seq % 5 === 0);
+        assert.deepEqual(await narrowed([[0, 1]]), [{ count: either.length, version, seqs: either.slice(0, 5), rows: null }], "one term of two words: either");
+        const both = holding((seq) => seq % 10 === 0);
+        assert.deepEqual(await narrowed([[0], [1]]), [{ count: both.length, version, seqs: both, rows: null }], "two terms: both");
+        assert.ok(both.length > 0 && either.length > 5 && either.length > even.length, "the cases are not empty, and the page is short of the matches");
+        assert.deepEqual(await narrowed([[0]], version - 1), [{ count: null, version, seqs: null, rows: null, stale: true }], "bits of another version say so");
+      } finally {
+        await reader.close();
+      }
+    });
+
     it("gives the ranks to a reader started in place of one that ran out of time", async () => {
       const reader = rankedPool({ size: 1, budgetMs: 200 });
       try {

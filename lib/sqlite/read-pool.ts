@@ -23,10 +23,26 @@ export class ReadQueueFullError extends Error {
   }
 }
 
-/** What a job asks of its reader beside its statement (read-worker.mjs): a ranked page, or ranks to read. */
+/**
+ * What a job asks of its reader beside its statement (read-worker.mjs): a ranked page (its
+ * matches narrowed, where `held` is given, to those holding a word of each of `terms`, by the
+ * places of those words in the word bits named), ranks to read, or a word's rows to read into
+ * its bits.
+ */
 export type JobKind =
-  | { ranked: { name: string; offset: number; limit: number; bound: number; version: string; rows?: { sql: string; values: unknown[] } } }
-  | { ranks: { highest: string; version: string; most: number } };
+  | {
+      ranked: {
+        name: string;
+        offset: number;
+        limit: number;
+        bound: number;
+        version: string;
+        rows?: { sql: string; values: unknown[] };
+        held?: { name: string; terms: number[][] };
+      };
+    }
+  | { ranks: { highest: string; version: string; most: number } }
+  | { bits: { into: Int32Array; version: string } };
 
 interface Job {
   sql: string;

@@ -1,8 +1,9 @@
 // One SQLite reader, in a worker thread: it opens the database read-only, says { ready }, then
 // answers each job with { rows } or { error }, keeping its prepared statements. A job is
 // { sql, values }, a plain read; { sql, values, ranked }, a search's matches with its page
-// sorted by a table's ranks (below); or { sql, values, ranks }, reading those ranks. A message
-// { install } gives it ranks another reader read, and has no answer. Plain JavaScript, loaded
+// sorted by a table's ranks (below); { sql, values, ranks }, reading those ranks; or
+// { sql, values, bits }, reading a word's rows into its bits. A message { install } gives it
+// ranks or word bits another reader read, and has no answer. Plain JavaScript, loaded
 // by path at run time, so it runs the same under Next.js and the CLI.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -19,7 +20,9 @@ const statements = new Map();
 /**
  * A sort order's ranks (lib/sqlite/ranks.ts), by name, as of one table version: `order` lists
  * the rows' keys (seq) in the sort order, `rank[seq]` is a row's place in it, -1 for no row.
- * Shared memory, written once by the reader that read them, then only read.
+ * Also a table's word bits (lib/sqlite/word-bits.ts), by name: `bits` holds, for each word in
+ * turn, `stride` 32-bit words, one bit a seq, set where the row holds the word. Shared memory,
+ * written once by the reader that read them, then only read.
  */
 const ranks = new Map();
 // Reads may come now: their time budgets start (read-pool.ts).
@@ -61,6 +64,34 @@ const readRanks = connection.transaction((sql, values, { highest, version, most 
 });
 
 /**
+ * `bits`: { into, version }: sets the bit of each seq `sql` lists (a word's rows) in `into`, a
+ * view of shared memory one bit a seq, in one read transaction with the table's version; says
+ * `overflow` for a seq past its end (a row newer than the highest seq it was sized for).
+ */
+const readBits = connection.transaction((sql, values, { into, version }) => {
+  const at = statementFor(version, "pluck").get();
+  let rows = 0;
+  for (const seq of statementFor(sql, "pluck").iterate(...values)) {
+    if (seq >>> 5 >= into.length) return { version: at, rows, overflow: true };
+    into[seq >>> 5] |= 1 << (seq & 31);
+    rows++;
+  }
+  return { version: at, rows, overflow: false };
+});
+
+/**
+ * Whether row `seq` holds one of the words `any` lists (their places in a table's word bits,
+ * below): one bit a seq, `stride` 32-bit words a word.
+ */
+function holdsAny(bits, any, seq) {
+  const word = seq >>> 5;
+  if (word >= bits.stride) return false;
+  const bit = 1 << (seq & 31);
+  for (const place of any) if (bits.bits[place * bits.stride + word] & bit) return true;
+  return false;
+}
+
+/**
  * A search's matches (`sql` gives their seqs, at most `bound` + 1 of them), counted, with the
  * table's version (`version`, read in the same read transaction); and, when there are at most
  * `bound` and the ranks named are of that version, the seqs of the page from `offset`, `limit`
@@ -70,9 +101,15 @@ const readRanks = connection.transaction((sql, values, { highest, version, most 
  * a column of every row took twice as long as the matches alone: 6.5 ms against 2.9 for 10,001
  * of them. The rows read in the same job spare a second one, 0.1-0.15 ms of both threads.)
  */
-const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows }) => {
+const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows, held: narrowed }) => {
   const version = statementFor(versionSql, "pluck").get() ?? null;
-  const seqs = statementFor(sql, "pluck").all(...values);
+  let seqs = statementFor(sql, "pluck").all(...values);
+  if (narrowed) {
+    // The other terms, by the bits of their words: a match holds one word of each.
+    const bits = ranks.get(narrowed.name);
+    if (!bits || bits.version !== version) return { count: null, version, seqs: null, rows: null, stale: true };
+    seqs = seqs.filter((seq) => narrowed.terms.every((any) => holdsAny(bits, any, seq)));
+  }
   const count = seqs.length;
   const none = { count, version, seqs: null, rows: null };
   if (count > bound) return none;
@@ -91,13 +128,14 @@ const rankedPage = connection.transaction((sql, values, { name, offset, limit, b
   return { count, version, seqs: page, rows: rows ? shown : null };
 });
 
-parentPort.on("message", ({ sql, values, ranked, ranks: reading, install }) => {
+parentPort.on("message", ({ sql, values, ranked, ranks: reading, bits, install }) => {
   if (install) {
     ranks.set(install.name, install);
     return;
   }
   try {
     if (reading) parentPort.postMessage({ rows: [readRanks(sql, values, reading)] });
+    else if (bits) parentPort.postMessage({ rows: [readBits(sql, values, bits)] });
     else if (ranked) parentPort.postMessage({ rows: [rankedPage(sql, values, ranked)] });
     else parentPort.postMessage({ rows: statementFor(sql).all(...values) });
   } catch (error) {

@@ -1,0 +1,108 @@
+import "server-only";
+import { sqliteReaders } from "../db";
+import { log } from "../log";
+
+// The commonest words' rows as bits (SQLite), held by every reader in shared memory beside the
+// sort orders' ranks (lib/sqlite/ranks.ts). A rare term with a common one ("137 people": the
+// number in about 1,000 posts, "people" in half of them) was listed by FTS5 from the word index
+// as the intersection of both words' lists, and FTS5 moves the common word's list to each of the
+// rare one's rows by stepping through that list entry by entry: at a million posts "106" alone
+// was listed in 0.26 ms, "106" AND "this" (489,244 rows) in 1.96, about half of the read
+// threads' time under the rare numbers' load. With the bits, the rare term alone is listed, and
+// each of its rows is tested against the bits of the other terms' words, a few nanoseconds a
+// test.
+//
+// The bits hold for their table version only, as the ranks do: any write that can change a
+// search moves it, and a search at another version is listed as before while they are read again
+// in the background, a word a job (the commonest took about 0.15 s at a million posts), at most
+// BUILD_SHARE of a reader's time. The words are the commonest of the word index's vocabulary at
+// that version (lib/vocabulary.ts), as many as fit BITS_BYTES. Each process reads its own.
+
+/** At most this share of a reader's time goes to reading word bits, however often the table changes. */
+const BUILD_SHARE = 0.1;
+/** The bits of a process's words take at most this much memory: at a million posts 125 KB a word, so 128 words. */
+export const BITS_BYTES = 16 * 1024 * 1024;
+/** At most this many words are held, however few rows the table has. */
+export const BITS_WORDS = 128;
+
+type Table = "Post";
+
+/** The readers' name for a table's word bits (read-worker.mjs). */
+export const bitsName = (table: string) => `${table}:bits`;
+
+interface Held {
+  /** The version the readers' bits are of, and each word's place in them. */
+  version?: number;
+  places?: ReadonlyMap<string, number>;
+  building: boolean;
+  /** When the bits may next be read. */
+  nextBuild: number;
+}
+
+// On globalThis, as the ranks are: every bundle of the app in a process shares one read pool.
+const slot = globalThis as unknown as { feedbackWordBits?: Map<Table, Held> };
+slot.feedbackWordBits ??= new Map();
+const tables = slot.feedbackWordBits;
+
+const heldOf = (table: Table): Held => {
+  const held = tables.get(table) ?? { building: false, nextBuild: 0 };
+  tables.set(table, held);
+  return held;
+};
+
+/**
+ * Which words the readers hold the bits of at `version`, each with its place in them; null
+ * where they hold none of that version, and then they are read in the background (unless a read
+ * is under way or was too recent), the commonest of `words` (a vocabulary's, of that version).
+ */
+export function wordBitsAt(table: Table, version: number, words: readonly { word: string; doc: number }[]): ReadonlyMap<string, number> | null {
+  const held = heldOf(table);
+  if (held.version === version && held.places) return held.places;
+  if (!held.building && Date.now() >= held.nextBuild && words.length) void build(table, version, words, held);
+  return null;
+}
+
+/** The statement for a table's version, as a reader runs it beside a read (read-worker.mjs). */
+const versionSql = (table: Table) => `SELECT "version" FROM "DataVersion" WHERE "name" = '${table}'`;
+
+/** Reads the bits of the commonest `words` at `version`, a word a job, and gives them to every reader. */
+async function build(table: Table, version: number, words: readonly { word: string; doc: number }[], held: Held): Promise<void> {
+  held.building = true;
+  const started = Date.now();
+  const { pool } = sqliteReaders();
+  try {
+    const [highest] = (await pool.run(`SELECT max("seq") AS "seq" FROM "${table}"`, [])) as { seq: number | null }[];
+    // 32-bit words a word's bits take: one bit for each seq up to the highest (and room past it for none).
+    const stride = ((highest?.seq ?? 0) >>> 5) + 1;
+    const chosen = [...words]
+      .sort((a, b) => b.doc - a.doc || (a.word < b.word ? -1 : 1))
+      .slice(0, Math.min(BITS_WORDS, Math.floor(BITS_BYTES / (4 * stride))));
+    if (!chosen.length) return;
+    const memory = new SharedArrayBuffer(4 * stride * chosen.length);
+    const rowsOf = `SELECT rowid FROM "${table}Words" WHERE "${table}Words" MATCH ?`;
+    for (const [place, { word }] of chosen.entries()) {
+      const into = new Int32Array(memory, 4 * stride * place, stride);
+      const [read] = (await pool.run(rowsOf, [`"${word.replace(/"/g, '""')}"`], { bits: { into, version: versionSql(table) } })) as {
+        version: number | null;
+        overflow: boolean;
+      }[];
+      // The table moved on: these bits would be out of date before they were used.
+      if (!read || read.version !== version || read.overflow) {
+        log("info", "the table changed while its commonest words' rows were read; they are read again later", { table });
+        return;
+      }
+    }
+    pool.install(bitsName(table), { version, stride, bits: new Int32Array(memory) });
+    held.version = version;
+    held.places = new Map(chosen.map(({ word }, place) => [word, place]));
+    log("info", "read the commonest words' rows", { table, words: chosen.length, version, ms: Date.now() - started, pid: process.pid });
+  } catch (error) {
+    log("warn", "reading the commonest words' rows failed; searches list every term through the word index", {
+      table,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  } finally {
+    held.nextBuild = Date.now() + (Date.now() - started) / BUILD_SHARE;
+    held.building = false;
+  }
+}
