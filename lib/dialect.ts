@@ -210,7 +210,8 @@ export const isShort = (term: string) => [...term].length < TRIGRAM;
 export const indexedTerms = (terms: string[], expansions?: Expansions) =>
   terms.filter((t) => !isShort(t) || Boolean(expansions?.get(t)?.length));
 
-const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+/** An FTS5 phrase of `text`: in double quotes, its own double quotes doubled. */
+export const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
 /**
  * Marks a filter key among the words of a word index (the word_index_filter_keys and

@@ -2,7 +2,6 @@ import "server-only";
 import { decode, Prisma, sqliteReaders } from "../db";
 import { log } from "../log";
 import type { RowType } from "../rows";
-import { bitsName } from "./word-bits";
 
 // A sort order's ranks (SQLite): each row's place in the order, as of one table version, held
 // by every reader in shared memory (read-worker.mjs). With them, a search that the word or
@@ -84,7 +83,10 @@ export interface RankedMatches<T = never> {
 }
 
 /** The statement for a table's version, as a reader runs it beside a listing (read-worker.mjs). */
-const versionSql = (table: Table) => `SELECT "version" FROM "DataVersion" WHERE "name" = '${table}'`;
+export const versionSql = (table: Table) => `SELECT "version" FROM "DataVersion" WHERE "name" = '${table}'`;
+
+/** The readers' name for a table's word bits (lib/sqlite/word-bits.ts, read-worker.mjs). */
+export const bitsName = (table: Table) => `${table}:bits`;
 
 /** The seqs of a ranked page, as its rows' statement reads them: `t."seq" IN (${PAGE_SEQS})`. */
 export const PAGE_SEQS = Prisma.raw("SELECT value FROM json_each(@seqs)");

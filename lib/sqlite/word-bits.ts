@@ -1,22 +1,24 @@
 import "server-only";
 import { sqliteReaders } from "../db";
+import { phrase } from "../dialect";
 import { log } from "../log";
+import { bitsName, versionSql } from "./ranks";
 
 // The commonest words' rows as bits (SQLite), held by every reader in shared memory beside the
-// sort orders' ranks (lib/sqlite/ranks.ts). A rare term with a common one ("137 people": the
-// number in about 1,000 posts, "people" in half of them) was listed by FTS5 from the word index
-// as the intersection of both words' lists, and FTS5 moves the common word's list to each of the
-// rare one's rows by stepping through that list entry by entry: at a million posts "106" alone
-// was listed in 0.26 ms, "106" AND "this" (489,244 rows) in 1.96, about half of the read
-// threads' time under the rare numbers' load. With the bits, the rare term alone is listed, and
-// each of its rows is tested against the bits of the other terms' words, a few nanoseconds a
-// test.
+// sort orders' ranks (lib/sqlite/ranks.ts). A rare term with a common one was listed by FTS5
+// from the word index as the intersection of both words' lists, and FTS5 moves the common word's
+// list to each of the rare one's rows by stepping through that list entry by entry: at a million
+// posts "106" (958 posts) was listed in 0.26 ms, "106" AND "this" (489,244 posts) in 1.96, and
+// that stepping was about half of the read threads' time under the rare numbers' load. With the
+// bits, the rare term alone is listed, and each of its rows is tested against the bits of the
+// other terms' words, a few nanoseconds a test.
 //
 // The bits hold for their table version only, as the ranks do: any write that can change a
-// search moves it, and a search at another version is listed as before while they are read again
-// in the background, a word a job (the commonest took about 0.15 s at a million posts), at most
-// BUILD_SHARE of a reader's time. The words are the commonest of the word index's vocabulary at
-// that version (lib/vocabulary.ts), as many as fit BITS_BYTES. Each process reads its own.
+// search moves it, and a search at another version is listed as before while they are read
+// again in the background, a word a job (the commonest, in 835,000 of a million posts, about
+// 0.2 s), at most BUILD_SHARE of a reader's time. The words are the commonest of the word
+// index's vocabulary at that version (lib/vocabulary.ts), as many as fit BITS_BYTES and
+// BITS_WORDS. Each process reads its own.
 
 /** At most this share of a reader's time goes to reading word bits, however often the table changes. */
 const BUILD_SHARE = 0.1;
@@ -26,9 +28,6 @@ export const BITS_BYTES = 16 * 1024 * 1024;
 export const BITS_WORDS = 128;
 
 type Table = "Post";
-
-/** The readers' name for a table's word bits (read-worker.mjs). */
-export const bitsName = (table: string) => `${table}:bits`;
 
 interface Held {
   /** The version the readers' bits are of, and each word's place in them. */
@@ -62,9 +61,6 @@ export function wordBitsAt(table: Table, version: number, words: readonly { word
   return null;
 }
 
-/** The statement for a table's version, as a reader runs it beside a read (read-worker.mjs). */
-const versionSql = (table: Table) => `SELECT "version" FROM "DataVersion" WHERE "name" = '${table}'`;
-
 /** Reads the bits of the commonest `words` at `version`, a word a job, and gives them to every reader. */
 async function build(table: Table, version: number, words: readonly { word: string; doc: number }[], held: Held): Promise<void> {
   held.building = true;
@@ -79,10 +75,16 @@ async function build(table: Table, version: number, words: readonly { word: stri
       .slice(0, Math.min(BITS_WORDS, Math.floor(BITS_BYTES / (4 * stride))));
     if (!chosen.length) return;
     const memory = new SharedArrayBuffer(4 * stride * chosen.length);
+    let lastRead = 0;
     const rowsOf = `SELECT rowid FROM "${table}Words" WHERE "${table}Words" MATCH ?`;
     for (const [place, { word }] of chosen.entries()) {
+      // Each word's read is followed by a rest as long, so that while the bits are read a reader
+      // still gives half its time to the requests (reading them all took one of two readers for
+      // 10-20 s under the rare numbers' load, and those runs lost a fifth of their answers).
+      if (place) await new Promise((resolve) => setTimeout(resolve, lastRead).unref());
+      const wordStarted = Date.now();
       const into = new Int32Array(memory, 4 * stride * place, stride);
-      const [read] = (await pool.run(rowsOf, [`"${word.replace(/"/g, '""')}"`], { bits: { into, version: versionSql(table) } })) as {
+      const [read] = (await pool.run(rowsOf, [phrase(word)], { bits: { into, version: versionSql(table) } })) as {
         version: number | null;
         overflow: boolean;
       }[];
@@ -91,6 +93,7 @@ async function build(table: Table, version: number, words: readonly { word: stri
         log("info", "the table changed while its commonest words' rows were read; they are read again later", { table });
         return;
       }
+      lastRead = Date.now() - wordStarted;
     }
     pool.install(bitsName(table), { version, stride, bits: new Int32Array(memory) });
     held.version = version;
