@@ -298,16 +298,17 @@ function rankable(filter: PostFilter, query: ListPostsQuery): Prisma.Sql | null 
  * term's rows. Only beside a listing of every term (`rankable`), which serves when the bits are
  * of another version by the time the reader lists.
  */
-function narrowedByBits(filter: PostFilter, bits: ReadonlyMap<string, number> | undefined): Narrowed | undefined {
+function narrowedByBits(filter: PostFilter, plan: TermPlan | undefined): Narrowed | undefined {
   const [rare, ...more] = filter.through ?? [];
-  if (!bits || rare === undefined || more.length) return undefined;
+  const bits = plan?.bits;
+  if (!bits || plan?.version === undefined || rare === undefined || more.length) return undefined;
   const others = filter.terms.filter((term) => term !== rare);
   // A short term's expansions are trigrams, not words.
   const places = others.map((term) => (isShort(term) ? undefined : filter.expansions?.get(term)?.map((word) => bits.get(word))));
   const held = (any: (number | undefined)[] | undefined): any is number[] => Boolean(any?.length) && (any ?? []).every((place) => place !== undefined);
   if (!others.length || !places.every(held)) return undefined;
   const matches = dialect.matches("Post", [rare], filter.expansions);
-  return matches ? { matches, terms: places } : undefined;
+  return matches ? { matches, version: plan.version, terms: places } : undefined;
 }
 
 /** A page of the post list, as the API shows it. */
@@ -332,7 +333,7 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const ranked = matches && ranksAt(order, plan?.version) ? matches : null;
   let listing: Promise<RankedMatches<Row>> | undefined;
   const ranksRows = { sql: rowsSql(Prisma.sql`SELECT t."id" FROM "Post" t WHERE t."seq" IN (${PAGE_SEQS})`, query.sortBy), type: postRow };
-  const narrowed = ranked ? narrowedByBits(filter, plan?.bits) : undefined;
+  const narrowed = ranked ? narrowedByBits(filter, plan) : undefined;
   const listed = (ranked: Prisma.Sql) =>
     (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows, narrowed));
   const countMatches = async () => {

@@ -116,14 +116,14 @@ export async function rankedMatches<T = never>(
     version: versionSql(order.table),
     rows: rows && { sql: rows.sql.sql, values: values(rows.sql) },
   };
-  const list = async (matches: Prisma.Sql, held?: { name: string; terms: number[][] }) => {
+  const list = async (matches: Prisma.Sql, held?: { name: string; version: number; terms: number[][] }) => {
     const sql = Prisma.sql`${matches} LIMIT ${bound + 1}`;
     const [found] = (await pool.run(sql.sql, values(sql), { ranked: { ...ranked, held } })) as (RankedMatches<unknown> & { stale?: true })[];
     if (!found) throw new Error("a ranked read gave no answer");
     return found;
   };
   // The word bits were of another version by the time the reader listed: list every term.
-  let found = narrowed && (await list(narrowed.matches, { name: bitsName(order.table), terms: narrowed.terms }));
+  let found = narrowed && (await list(narrowed.matches, { name: bitsName(order.table), version: narrowed.version, terms: narrowed.terms }));
   if (!found || found.stale) found = await list(matches);
   // As many rows as seqs, always, in one read transaction; the check costs nothing.
   const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? decode(found.rows, rows.type) : null;
@@ -133,11 +133,13 @@ export async function rankedMatches<T = never>(
 /**
  * A search listed by one of its terms alone, a rare one (`matches`, its rows), and narrowed by
  * the word bits (lib/sqlite/word-bits.ts) to the rows holding one word of each of `terms`, each
- * a list of its words' places in the bits. At most RARE_TERM rows are listed, so the bound
- * never cuts the listing short of a match.
+ * a list of its words' places in the bits of `version` (bits read for another version hold
+ * other words in other places). At most RARE_TERM rows are listed, so the bound never cuts the
+ * listing short of a match.
  */
 export interface Narrowed {
   matches: Prisma.Sql;
+  version: number;
   terms: number[][];
 }
 

@@ -235,9 +235,10 @@ describe("ReadPool", () => {
         const tooSmall = new Int32Array(new SharedArrayBuffer(4), 0, 1);
         const [overflow] = (await reader.run(WORD_ROWS, [2], { bits: { into: tooSmall, version: READING.version } })) as { overflow: boolean }[];
         assert.equal(overflow?.overflow, true, "a seq past the bits' end says so");
-        const narrowed = (terms: number[][], bitsVersion = version) => {
+        const narrowed = (terms: number[][], bitsVersion = version, placesVersion = version) => {
           reader.install("Post:bits", { version: bitsVersion, stride, bits: new Int32Array(memory) });
-          return reader.run(MATCHES, ["fizz", 101], { ranked: { name: "Post:score", offset: 0, limit: 5, bound: 100, version: READING.version, held: { name: "Post:bits", terms } } });
+          const held = { name: "Post:bits", version: placesVersion, terms };
+          return reader.run(MATCHES, ["fizz", 101], { ranked: { name: "Post:score", offset: 0, limit: 5, bound: 100, version: READING.version, held } });
         };
         const fizz = expected("fizz");
         const holding = (test: (seq: number) => boolean) => fizz.filter(test);
@@ -248,7 +249,9 @@ describe("ReadPool", () => {
         const both = holding((seq) => seq % 10 === 0);
         assert.deepEqual(await narrowed([[0], [1]]), [{ count: both.length, version, seqs: both, rows: null }], "two terms: both");
         assert.ok(both.length > 0 && either.length > 5 && either.length > even.length, "the cases are not empty, and the page is short of the matches");
-        assert.deepEqual(await narrowed([[0]], version - 1), [{ count: null, version, seqs: null, rows: null, stale: true }], "bits of another version say so");
+        const stale = [{ count: null, version, seqs: null, rows: null, stale: true }];
+        assert.deepEqual(await narrowed([[0]], version - 1, version - 1), stale, "bits of another version than the table's say so");
+        assert.deepEqual(await narrowed([[0]], version, version - 1), stale, "and so do places of another version than the bits'");
       } finally {
         await reader.close();
       }

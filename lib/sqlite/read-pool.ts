@@ -26,8 +26,8 @@ export class ReadQueueFullError extends Error {
 /**
  * What a job asks of its reader beside its statement (read-worker.mjs): a ranked page (its
  * matches narrowed, where `held` is given, to those holding a word of each of `terms`, by the
- * places of those words in the word bits named), ranks to read, or a word's rows to read into
- * its bits.
+ * places of those words in the word bits named, of the version given), ranks to read, or a
+ * word's rows to read into its bits.
  */
 export type JobKind =
   | {
@@ -38,7 +38,7 @@ export type JobKind =
         bound: number;
         version: string;
         rows?: { sql: string; values: unknown[] };
-        held?: { name: string; terms: number[][] };
+        held?: { name: string; version: number; terms: number[][] };
       };
     }
   | { ranks: { highest: string; version: string; most: number } }

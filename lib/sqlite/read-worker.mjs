@@ -105,9 +105,10 @@ const rankedPage = connection.transaction((sql, values, { name, offset, limit, b
   const version = statementFor(versionSql, "pluck").get() ?? null;
   let seqs = statementFor(sql, "pluck").all(...values);
   if (narrowed) {
-    // The other terms, by the bits of their words: a match holds one word of each.
+    // The other terms, by the bits of their words: a match holds one word of each. The words'
+    // places are those of the bits of the version asked for, which must be the table's now.
     const bits = ranks.get(narrowed.name);
-    if (!bits || bits.version !== version) return { count: null, version, seqs: null, rows: null, stale: true };
+    if (!bits || bits.version !== version || bits.version !== narrowed.version) return { count: null, version, seqs: null, rows: null, stale: true };
     seqs = seqs.filter((seq) => narrowed.terms.every((any) => holdsAny(bits, any, seq)));
   }
   const count = seqs.length;
