@@ -624,8 +624,8 @@ const DOUBT_MS = 1_000;
 /**
  * PostgreSQL: the words of a search's terms (wordsHolding), remembered by the table version
  * they were read at, so that a later search of the same terms at that version spares the
- * statement (0.5-0.7 ms of a search's time at a million posts; moderators and integrations
- * search the same words again and again). Unlike SQLite's vocabulary, PostgreSQL's words are
+ * statement (0.5-1.5 ms of a search's time at a million posts, more on a busy machine;
+ * moderators and integrations search the same words again and again). Unlike SQLite's vocabulary, PostgreSQL's words are
  * read with no separate look at the version: a search uses remembered words only while they
  * are of the newest version this process has seen, and listWithTermPlan reads the list with
  * them and then checks that the table was still at that version, which the list's rows carry
@@ -720,7 +720,9 @@ export interface Listed<L> {
  * read again without the plan. `filters`: the list's board and status (WordFilters), for the
  * counts the plan reads with its words (planTerms); null or none where the list has a filter
  * no count is kept by. Counts that say no row of that board and status holds the term answer
- * `nothing` at once.
+ * `nothing` at once. A plan of words remembered from an earlier search (PostgreSQL,
+ * TermPlan.remembered) is checked the same way after the list, `nothing` included, and if the
+ * table has moved the list is read again with words read anew.
  */
 export function listWithTermPlan<L>(
   table: SearchTable,
