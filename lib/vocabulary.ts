@@ -447,10 +447,10 @@ export interface TermPlan {
   wordRows?: { filters: WordFilters; rows: ReadonlyMap<string, number> };
   versionRead?: number;
   /**
-   * SQLite: the words whose rows the readers hold as bits at `version`, each with its place in
-   * them (lib/sqlite/word-bits.ts).
+   * SQLite: the longer terms whose words' rows the readers hold as bits at `version`, each with
+   * its words' places in them (heldTerms, lib/sqlite/word-bits.ts).
    */
-  bits?: ReadonlyMap<string, number>;
+  bits?: ReadonlyMap<string, number[]>;
   /**
    * PostgreSQL: the words (and their counts) were not read for this search but remembered from
    * an earlier one at this table version (rememberedWords): the list holds only if the table is
@@ -598,9 +598,25 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
     return { version, expansions: new Map() };
   }
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
-  // Several terms may be one rare term narrowed by the others' words (lib/sqlite/word-bits.ts).
-  const bits = table === "Post" && terms.length > 1 && vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
-  return { version, expansions, rows: termRows(vocabulary, expansions), bits: bits ?? undefined };
+  // The terms the word bits hold, which may find the search by themselves or narrow a rare term (lib/sqlite/word-bits.ts).
+  const places = table === "Post" && vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
+  return { version, expansions, rows: termRows(vocabulary, expansions), bits: places ? heldTerms(vocabulary, terms, places) : undefined };
+}
+
+/**
+ * Each longer term of `terms` whose words are all held as bits (`places`, each word's place in
+ * them), with their places: a row holds the term exactly where it holds one of them. Not a term
+ * in no word (it matches nothing, which the list finds at once), nor one in more than
+ * EXPAND_WORDS words (each is tested for every row).
+ */
+export function heldTerms(vocabulary: Vocabulary, terms: string[], places: ReadonlyMap<string, number>): Map<string, number[]> {
+  const held = new Map<string, number[]>();
+  for (const term of vocabulary.words ? terms.filter(isWordTerm) : []) {
+    const words = (vocabulary.words ?? []).filter(({ word }) => word.includes(term));
+    const found = words.map(({ word }) => places.get(word));
+    if (words.length && words.length <= EXPAND_WORDS && found.every((place) => place !== undefined)) held.set(term, found as number[]);
+  }
+  return held;
 }
 
 const wordRow = rowType<{ term: string | null; word: string | null; rows: number | null; dataVersion: number }>({ rows: "int", dataVersion: "int" });

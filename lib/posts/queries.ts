@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions, filterKey, isShort, type WordFilters } from "../dialect";
+import { type Dialect, dialect, type Expansions, filterKey, type WordFilters } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
@@ -8,7 +8,7 @@ import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrde
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
 import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
-import { type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
+import { matchesByBits, type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
 import { type PostRow, serializePost } from "./serialize";
@@ -300,15 +300,30 @@ function rankable(filter: PostFilter, query: ListPostsQuery): Prisma.Sql | null 
  */
 function narrowedByBits(filter: PostFilter, plan: TermPlan | undefined): Narrowed | undefined {
   const [rare, ...more] = filter.through ?? [];
-  const bits = plan?.bits;
-  if (!bits || plan?.version === undefined || rare === undefined || more.length) return undefined;
+  if (!plan?.bits || plan.version === undefined || rare === undefined || more.length) return undefined;
   const others = filter.terms.filter((term) => term !== rare);
-  // A short term's expansions are trigrams, not words.
-  const places = others.map((term) => (isShort(term) ? undefined : filter.expansions?.get(term)?.map((word) => bits.get(word))));
-  const held = (any: (number | undefined)[] | undefined): any is number[] => Boolean(any?.length) && (any ?? []).every((place) => place !== undefined);
-  if (!others.length || !places.every(held)) return undefined;
-  const matches = dialect.matches("Post", [rare], filter.expansions);
-  return matches ? { matches, version: plan.version, terms: places } : undefined;
+  const terms = heldPlaces(others, plan.bits);
+  const matches = terms && dialect.matches("Post", [rare], filter.expansions);
+  return matches ? { matches, version: plan.version, terms } : undefined;
+}
+
+/**
+ * A search whose terms are all held as bits (TermPlan.bits), with no filter but the search and
+ * no cursor, found by the bits alone (lib/sqlite/ranks.ts's matchesByBits): its count and its
+ * page, whatever page, without reading the index or the table but for the page's rows. Common
+ * words together were listed by FTS5 through both words' lists up to the bound, and past it
+ * their page was walked in the table testing each row's text.
+ */
+function foundByBits(filter: PostFilter, plan: TermPlan | undefined, query: ListPostsQuery): Omit<Narrowed, "matches"> | undefined {
+  if (query.cursor || !plan?.bits || plan.version === undefined || filter.keys?.length !== 0) return undefined;
+  const terms = heldPlaces(filter.terms, plan.bits);
+  return terms ? { version: plan.version, terms } : undefined;
+}
+
+/** Each of `terms`' places in the bits, or undefined where one of them is not held (or there are none). */
+function heldPlaces(terms: string[], bits: ReadonlyMap<string, number[]>): number[][] | undefined {
+  const places = terms.map((term) => bits.get(term));
+  return places.length && places.every((any) => any !== undefined) ? (places as number[][]) : undefined;
 }
 
 /** A page of the post list, as the API shows it. */
@@ -336,6 +351,11 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const narrowed = ranked ? narrowedByBits(filter, plan) : undefined;
   const listed = (ranked: Prisma.Sql) =>
     (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows, narrowed));
+  // The search found by the word bits alone, where they hold every term and the ranks are of the plan's version.
+  const byBits = ranksAt(order, plan?.version) ? foundByBits(filter, plan, query) : undefined;
+  let bitsListing: Promise<RankedMatches<Row> | null> | undefined;
+  const foundBits = async () =>
+    byBits && (bitsListing ??= matchesByBits(order, byBits, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows));
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
@@ -346,6 +366,8 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     // bitmaps serve every such search.)
     const fromWords = countFromWords(await termRowsOf(plan, terms, filter.wordFilters));
     if (fromWords !== undefined) return fromWords;
+    const bitsCount = (await foundBits())?.count;
+    if (bitsCount !== undefined) return bitsCount;
     if (ranked) return (await listed(ranked)).count;
     const gathers = countGathersPage(filter, query.cursor);
     const fromBits = !gathers && bitsCountSql(filter);
@@ -368,8 +390,9 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
       ? []
       : gathered
         ? gathered
-        : ((ranked && countFirst !== undefined && countFirst <= SEARCH_TOTAL_LIMIT && (await listed(ranked)).rows) ||
-          (await pageRows(query, filter, plan?.version)));
+        : ((await foundBits())?.rows ??
+          ((ranked && countFirst !== undefined && countFirst <= SEARCH_TOTAL_LIMIT && (await listed(ranked)).rows) ||
+            (await pageRows(query, filter, plan?.version))));
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const count = countFirst ?? (await total(rows[0]?.dataVersion));

@@ -2,6 +2,7 @@ import "server-only";
 import { decode, Prisma, sqliteReaders } from "../db";
 import { log } from "../log";
 import type { RowType } from "../rows";
+import type { HeldBits } from "./read-pool";
 
 // A sort order's ranks (SQLite): each row's place in the order, as of one table version, held
 // by every reader in shared memory (read-worker.mjs). With them, a search that the word or
@@ -91,22 +92,14 @@ export const bitsName = (table: Table) => `${table}:bits`;
 /** The seqs of a ranked page, as its rows' statement reads them: `t."seq" IN (${PAGE_SEQS})`. */
 export const PAGE_SEQS = Prisma.raw("SELECT value FROM json_each(@seqs)");
 
-/**
- * The matches of `matches` (rows with "seq", Dialect.matches), at most `bound` + 1 of them,
- * counted in one read transaction with the table's version; when there are at most `bound` and
- * the readers' ranks are of that version, the seqs of the page from `offset`, `limit` long, and
- * with `rows` (a statement selecting the rows whose seq is in PAGE_SEQS, in the order), those
- * rows, read in the same transaction (null where the seqs are).
- */
-export async function rankedMatches<T = never>(
-  order: RankedOrder,
-  matches: Prisma.Sql,
-  offset: number,
-  limit: number,
-  bound: number,
-  rows?: { sql: Prisma.Sql; type: RowType<T> },
-  narrowed?: Narrowed,
-): Promise<RankedMatches<T>> {
+/** The statement of a ranked page's rows: it selects the rows whose seq is in PAGE_SEQS, in the order. */
+export interface PageRows<T> {
+  sql: Prisma.Sql;
+  type: RowType<T>;
+}
+
+/** A ranked listing's job (read-worker.mjs), and the page's rows decoded from its answer. */
+function rankedReader<T>(order: RankedOrder, offset: number, limit: number, bound: number, rows: PageRows<T> | undefined) {
   const { pool, values } = sqliteReaders();
   const ranked = {
     name: keyOf(order),
@@ -116,19 +109,65 @@ export async function rankedMatches<T = never>(
     version: versionSql(order.table),
     rows: rows && { sql: rows.sql.sql, values: values(rows.sql) },
   };
-  const list = async (matches: Prisma.Sql, held?: { name: string; version: number; terms: number[][] }) => {
-    const sql = Prisma.sql`${matches} LIMIT ${bound + 1}`;
-    const [found] = (await pool.run(sql.sql, values(sql), { ranked: { ...ranked, held } })) as (RankedMatches<unknown> & { stale?: true })[];
+  const run = async (sql: Prisma.Sql, by: { held?: HeldBits; whole?: HeldBits }) => {
+    const [found] = (await pool.run(sql.sql, values(sql), { ranked: { ...ranked, ...by } })) as (RankedMatches<unknown> & { stale?: true })[];
     if (!found) throw new Error("a ranked read gave no answer");
     return found;
   };
-  // The word bits were of another version by the time the reader listed: list every term.
-  let found = narrowed && (await list(narrowed.matches, { name: bitsName(order.table), version: narrowed.version, terms: narrowed.terms }));
-  if (!found || found.stale) found = await list(matches);
   // As many rows as seqs, always, in one read transaction; the check costs nothing.
-  const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? decode(found.rows, rows.type) : null;
-  return { ...found, rows: shown };
+  const decoded = (found: RankedMatches<unknown>): RankedMatches<T> => {
+    const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? decode(found.rows, rows.type) : null;
+    return { ...found, rows: shown };
+  };
+  return { run, decoded };
 }
+
+/**
+ * The matches of `matches` (rows with "seq", Dialect.matches), at most `bound` + 1 of them,
+ * counted in one read transaction with the table's version; when there are at most `bound` and
+ * the readers' ranks are of that version, the seqs of the page from `offset`, `limit` long, and
+ * with `rows`, those rows, read in the same transaction (null where the seqs are).
+ */
+export async function rankedMatches<T = never>(
+  order: RankedOrder,
+  matches: Prisma.Sql,
+  offset: number,
+  limit: number,
+  bound: number,
+  rows?: PageRows<T>,
+  narrowed?: Narrowed,
+): Promise<RankedMatches<T>> {
+  const { run, decoded } = rankedReader(order, offset, limit, bound, rows);
+  const listed = (matches: Prisma.Sql) => Prisma.sql`${matches} LIMIT ${bound + 1}`;
+  // The word bits were of another version by the time the reader listed: list every term.
+  let found = narrowed && (await run(listed(narrowed.matches), { held: heldBits(order.table, narrowed) }));
+  if (!found || found.stale) found = await run(listed(matches), {});
+  return decoded(found);
+}
+
+/**
+ * A search found by the word bits alone (lib/sqlite/word-bits.ts): the rows holding a word of
+ * each of `bits.terms`, counted up to `bound` + 1, with the page from `offset`, `limit` long, in
+ * the order, and its rows, whatever the count; null where the bits or the ranks were of
+ * another version than the table's by the time the reader looked (the search is then listed
+ * as before). Nothing is read from the index: at a million posts, a pair of common words was
+ * listed by FTS5 stepping through both words' lists, up to the bound, and past it its page was
+ * walked in the table.
+ */
+export async function matchesByBits<T = never>(
+  order: RankedOrder,
+  bits: Omit<Narrowed, "matches">,
+  offset: number,
+  limit: number,
+  bound: number,
+  rows?: PageRows<T>,
+): Promise<RankedMatches<T> | null> {
+  const { run, decoded } = rankedReader(order, offset, limit, bound, rows);
+  const found = await run(Prisma.empty, { whole: heldBits(order.table, bits) });
+  return found.stale ? null : decoded(found);
+}
+
+const heldBits = (table: Table, { version, terms }: Omit<Narrowed, "matches">): HeldBits => ({ name: bitsName(table), version, terms });
 
 /**
  * A search listed by one of its terms alone, a rare one (`matches`, its rows), and narrowed by

@@ -257,6 +257,54 @@ describe("ReadPool", () => {
       }
     });
 
+    it("finds a search by word bits alone: counted, and paged by the ranks up to the bound and past it by walking the order", async () => {
+      const reader = rankedPool();
+      try {
+        const ranks = await readRanks(reader);
+        reader.install("Post:score", ranks);
+        const { version } = ranks;
+        // Two "words", as above: the rows whose seq is a multiple of 2, and of 5.
+        const stride = 2;
+        const bits = new Int32Array(stride * 2);
+        for (const seq of ranks.order.subarray(0, ranks.rows)) {
+          for (const [place, divisor] of [2, 5].entries()) {
+            const word = place * stride + (seq >>> 5);
+            if (seq % divisor === 0) bits[word] = (bits[word] ?? 0) | (1 << (seq & 31));
+          }
+        }
+        const shared = new Int32Array(new SharedArrayBuffer(bits.byteLength));
+        shared.set(bits);
+        reader.install("Post:bits", { version, stride, bits: shared });
+        const rows = { sql: `SELECT t.seq FROM "Post" t WHERE t.seq IN (SELECT value FROM json_each(@seqs)) ORDER BY t.score DESC, t.seq DESC`, values: [] };
+        const whole = (terms: number[][], offset: number, limit: number, bound: number, placesVersion = version) =>
+          reader.run("", [], {
+            ranked: { name: "Post:score", offset, limit, bound, version: READING.version, rows, whole: { name: "Post:bits", version: placesVersion, terms } },
+          });
+        const all = [...ranks.order.subarray(0, ranks.rows)];
+        const answer = (count: number, seqs: number[]) => [{ count, version, seqs, rows: seqs.map((seq) => ({ seq })) }];
+        const even = all.filter((seq) => seq % 2 === 0);
+        assert.equal(even.length, 20);
+        assert.deepEqual(await whole([[0]], 0, 5, 100), answer(20, even.slice(0, 5)), "within the bound: sorted by the ranks");
+        assert.deepEqual(await whole([[0]], 17, 5, 100), answer(20, even.slice(17)), "its last page, short");
+        assert.deepEqual(await whole([[0]], 0, 5, 10), answer(11, even.slice(0, 5)), "past the bound: counted to one more, and the page walked");
+        assert.deepEqual(await whole([[0]], 12, 5, 10), answer(11, even.slice(12, 17)), "a page past the bound's matches, walked");
+        assert.deepEqual(await whole([[0]], 18, 5, 10), answer(11, even.slice(18)), "the walk's last page, short");
+        assert.deepEqual(await whole([[0]], 25, 5, 10), answer(11, []), "past the end");
+        const either = all.filter((seq) => seq % 2 === 0 || seq % 5 === 0);
+        assert.deepEqual(await whole([[0, 1]], 2, 6, 100), answer(either.length, either.slice(2, 8)), "one term of two words: either");
+        assert.deepEqual(await whole([[0, 1]], 2, 6, 20), answer(21, either.slice(2, 8)), "and walked");
+        const both = all.filter((seq) => seq % 10 === 0);
+        assert.deepEqual(await whole([[0], [1]], 0, 5, 100), answer(4, both), "two terms: both");
+        assert.deepEqual(await whole([[0], [1]], 1, 2, 3), answer(4, both.slice(1, 3)), "and walked");
+        const stale = [{ count: null, version, seqs: null, rows: null, stale: true }];
+        assert.deepEqual(await whole([[0]], 0, 5, 100, version - 1), stale, "places of another version than the bits' say so");
+        reader.install("Post:score", { ...ranks, version: version - 1 });
+        assert.deepEqual(await whole([[0]], 0, 5, 100), stale, "and so do ranks of another version than the table's");
+      } finally {
+        await reader.close();
+      }
+    });
+
     it("gives the ranks to a reader started in place of one that ran out of time", async () => {
       const reader = rankedPool({ size: 1, budgetMs: 200 });
       try {

@@ -26,9 +26,17 @@ export class ReadQueueFullError extends Error {
 /**
  * What a job asks of its reader beside its statement (read-worker.mjs): a ranked page (its
  * matches narrowed, where `held` is given, to those holding a word of each of `terms`, by the
- * places of those words in the word bits named, of the version given), ranks to read, or a
- * word's rows to read into its bits.
+ * places of those words in the word bits named, of the version given; or, where `whole` is
+ * given, no statement run and the matches found by the bits alone), ranks to read, or a word's
+ * rows to read into its bits.
  */
+/** Words' places in the word bits named, each of `terms` a list of places of which a row holds one, as of `version`. */
+export interface HeldBits {
+  name: string;
+  version: number;
+  terms: number[][];
+}
+
 export type JobKind =
   | {
       ranked: {
@@ -38,7 +46,8 @@ export type JobKind =
         bound: number;
         version: string;
         rows?: { sql: string; values: unknown[] };
-        held?: { name: string; version: number; terms: number[][] };
+        held?: HeldBits;
+        whole?: HeldBits;
       };
     }
   | { ranks: { highest: string; version: string; most: number } }

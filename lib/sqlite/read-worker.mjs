@@ -91,6 +91,68 @@ function holdsAny(bits, any, seq) {
   return false;
 }
 
+/** How many bits of a 32-bit word are set. */
+function popcount(word) {
+  let n = word - ((word >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The rows holding a word of each of `terms` (lists of places in `bits`), counted by the bits
+ * alone, and their seqs in seq order while there are at most `bound` of them; past it, a count
+ * of `bound` + 1 and no seqs.
+ */
+function matchesByBits(bits, terms, bound) {
+  const { stride } = bits;
+  const seqs = [];
+  let count = 0;
+  for (let word = 0; word < stride; word++) {
+    let both = -1;
+    for (const any of terms) {
+      let one = 0;
+      for (const place of any) one |= bits.bits[place * stride + word];
+      both &= one;
+      if (!both) break;
+    }
+    if (!both) continue;
+    count += popcount(both);
+    if (count > bound) return { count: bound + 1, seqs: null };
+    for (; both; both &= both - 1) seqs.push(32 * word + 31 - Math.clz32(both & -both));
+  }
+  return { count, seqs };
+}
+
+/**
+ * The page from `offset`, `limit` long, of the rows holding a word of each of `terms`, found by
+ * walking the sort order's ranks (`held`) from the top and testing each row's bits: a common
+ * search's page lies a short walk in (its matches are at least a bound's share of the rows).
+ */
+function walkedPage(bits, held, terms, offset, limit) {
+  const page = [];
+  let skipped = 0;
+  for (let place = 0; place < held.rows && page.length < limit; place++) {
+    const seq = held.order[place];
+    if (!terms.every((any) => holdsAny(bits, any, seq))) continue;
+    if (skipped < offset) skipped++;
+    else page.push(seq);
+  }
+  return page;
+}
+
+/** The page from `offset`, `limit` long, of `seqs` in the order of the ranks `held`; null where a seq has no rank. */
+function sortedPage(held, seqs, offset, limit) {
+  const places = new Int32Array(seqs.length);
+  for (let i = 0; i < seqs.length; i++) {
+    const seq = seqs[i];
+    const place = seq < held.rank.length ? held.rank[seq] : -1;
+    if (place < 0) return null;
+    places[i] = place;
+  }
+  places.sort();
+  return Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]);
+}
+
 /**
  * A search's matches (`sql` gives their seqs, at most `bound` + 1 of them), counted, with the
  * table's version (`version`, read in the same read transaction); and, when there are at most
@@ -100,33 +162,40 @@ function holdsAny(bits, any, seq) {
  * ranks cannot say (none, or of another version): the count still holds. (The version read as
  * a column of every row took twice as long as the matches alone: 6.5 ms against 2.9 for 10,001
  * of them. The rows read in the same job spare a second one, 0.1-0.15 ms of both threads.)
+ *
+ * `held`: the matches are narrowed to those holding a word of each of its `terms`, by the word
+ * bits named. `whole`: nothing is listed (`sql` is not run); the matches are the rows holding a
+ * word of each of its `terms`, found by the word bits alone, and their page is found however
+ * many they are: by the ranks of at most `bound` of them, or past it by walking the order. With
+ * either, bits or ranks of another version than the table's (or than the one the places were
+ * taken from) give `stale`, and no count.
  */
-const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows, held: narrowed }) => {
+const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows, held: narrowed, whole }) => {
   const version = statementFor(versionSql, "pluck").get() ?? null;
-  let seqs = statementFor(sql, "pluck").all(...values);
-  if (narrowed) {
-    // The other terms, by the bits of their words: a match holds one word of each. The words'
-    // places are those of the bits of the version asked for, which must be the table's now.
-    const bits = ranks.get(narrowed.name);
-    if (!bits || bits.version !== version || bits.version !== narrowed.version) return { count: null, version, seqs: null, rows: null, stale: true };
-    seqs = seqs.filter((seq) => narrowed.terms.every((any) => holdsAny(bits, any, seq)));
+  const stale = { count: null, version, seqs: null, rows: null, stale: true };
+  const shown = (page) => (rows && page.length ? statementFor(rows.sql).all(...rows.values, { seqs: JSON.stringify(page) }) : []);
+  const by = whole ?? narrowed;
+  // The words' places are those of the bits of the version asked for, which must be the table's now.
+  const bits = by && ranks.get(by.name);
+  if (by && (!bits || bits.version !== version || bits.version !== by.version)) return stale;
+  const held = ranks.get(name);
+  const heldNow = held && held.version === version;
+  if (whole) {
+    if (!heldNow) return stale;
+    const found = matchesByBits(bits, whole.terms, bound);
+    const page = found.seqs ? sortedPage(held, found.seqs, offset, limit) : walkedPage(bits, held, whole.terms, offset, limit);
+    if (!page) return stale;
+    return { count: found.count, version, seqs: page, rows: rows ? shown(page) : null };
   }
+  let seqs = statementFor(sql, "pluck").all(...values);
+  // The other terms, by the bits of their words: a match holds one word of each.
+  if (narrowed) seqs = seqs.filter((seq) => narrowed.terms.every((any) => holdsAny(bits, any, seq)));
   const count = seqs.length;
   const none = { count, version, seqs: null, rows: null };
-  if (count > bound) return none;
-  const held = ranks.get(name);
-  if (count && (!held || held.version !== version)) return none;
-  const places = new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const seq = seqs[i];
-    const place = seq < held.rank.length ? held.rank[seq] : -1;
-    if (place < 0) return none;
-    places[i] = place;
-  }
-  places.sort();
-  const page = Array.from(places.subarray(offset, offset + limit), (place) => held.order[place]);
-  const shown = rows && page.length ? statementFor(rows.sql).all(...rows.values, { seqs: JSON.stringify(page) }) : [];
-  return { count, version, seqs: page, rows: rows ? shown : null };
+  if (count > bound || (count && !heldNow)) return none;
+  const page = count ? sortedPage(held, seqs, offset, limit) : [];
+  if (!page) return none;
+  return { count, version, seqs: page, rows: rows ? shown(page) : null };
 });
 
 parentPort.on("message", ({ sql, values, ranked, ranks: reading, bits, install }) => {

@@ -22,10 +22,13 @@ import { bitsName, versionSql } from "./ranks";
 
 /** At most this share of a reader's time goes to reading word bits, however often the table changes. */
 const BUILD_SHARE = 0.1;
-/** The bits of a process's words take at most this much memory: at a million posts 125 KB a word, so 128 words. */
-export const BITS_BYTES = 16 * 1024 * 1024;
+/**
+ * The bits of a process's words take at most this much memory: at a million posts 125 KB a
+ * word, so 192 words (the seed's million posts have 154 words in one post in 64 or more).
+ */
+export const BITS_BYTES = 24 * 1024 * 1024;
 /** At most this many words are held, however few rows the table has. */
-export const BITS_WORDS = 128;
+export const BITS_WORDS = 256;
 
 type Table = "Post";
 
@@ -70,7 +73,10 @@ async function build(table: Table, version: number, words: readonly { word: stri
     const [highest] = (await pool.run(`SELECT max("seq") AS "seq" FROM "${table}"`, [])) as { seq: number | null }[];
     // 32-bit words a word's bits take: one bit for each seq up to the highest (and room past it for none).
     const stride = ((highest?.seq ?? 0) >>> 5) + 1;
-    const chosen = [...words]
+    // A word in fewer than one row in 64 (a rare number) has a list in the index of a few bytes a
+    // row, about as long as its bits or shorter, and is found through the index as fast.
+    const chosen = words
+      .filter(({ doc }) => doc >= (32 * stride) / 64)
       .sort((a, b) => b.doc - a.doc || (a.word < b.word ? -1 : 1))
       .slice(0, Math.min(BITS_WORDS, Math.floor(BITS_BYTES / (4 * stride))));
     if (!chosen.length) return;
