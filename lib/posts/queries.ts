@@ -354,8 +354,10 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   // The search found by the word bits alone, where they hold every term and the ranks are of the plan's version.
   const byBits = ranksAt(order, plan?.version) ? foundByBits(filter, plan, query) : undefined;
   let bitsListing: Promise<RankedMatches<Row> | null> | undefined;
-  const foundBits = async () =>
-    byBits && (bitsListing ??= matchesByBits(order, byBits, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows));
+  const foundBits = async () => {
+    if (byBits) bitsListing ??= matchesByBits(order, byBits, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows);
+    return bitsListing;
+  };
   const countMatches = async () => {
     // One term: the rows of its words may settle its count without counting (countFromWords);
     // on PostgreSQL with board and/or status too, which the posts' counts of words are kept by.
