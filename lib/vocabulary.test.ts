@@ -10,6 +10,8 @@ import {
   EXPAND_TRIGRAMS,
   EXPAND_WORDS,
   expansionsOf,
+  heldFilters,
+  heldTerms,
   INDEX_SHARE,
   indexedShortTerms,
   indexedWords,
@@ -109,6 +111,36 @@ describe("a longer term's words", () => {
     const long = vocabularyOf([word("é".repeat(16_384)), word("okta"), versionOnly], true);
     assert.equal(long.words, null);
     assert.deepEqual(expansionsOf(long, ["okta"]), new Map());
+  });
+});
+
+describe("a search's terms and filters in the word bits (lib/sqlite/word-bits.ts)", () => {
+  const vocabulary = vocabularyOf([word("okta", 5), word("oktas", 2), word("pokta", 1), word("other", 9), word("rare", 1), versionOnly], true);
+  const places = new Map([
+    ["okta", 3],
+    ["oktas", 0],
+    ["pokta", 7],
+    ["other", 1],
+    [filterKey("board", "b1"), 4],
+    [filterKey("status", "s1"), 5],
+  ]);
+
+  it("are a longer term's words' places where every word holding it is held, and nothing for a term in no word or a short one", () => {
+    assert.deepEqual(heldTerms(vocabulary, ["kta", "ther"], places), new Map([["kta", [3, 0, 7]], ["ther", [1]]]));
+    // "are" lies in "rare" too, whose bits are not held: its rows are not all known.
+    assert.deepEqual(heldTerms(vocabulary, ["okta", "are", "zzz", "ok", "ok-ta"], places), new Map([["okta", [3, 0, 7]]]));
+    const many = vocabularyOf([...Array.from({ length: EXPAND_WORDS + 1 }, (_, i) => word(`okta${i}`)), versionOnly], true);
+    const all = new Map((many.words ?? []).map(({ word }, i) => [word, i]));
+    assert.deepEqual(heldTerms(many, ["okta"], all), new Map(), "more words than EXPAND_WORDS");
+    assert.deepEqual(heldTerms(many, ["okta1"], all).get("okta1")?.length, 11);
+  });
+
+  it("are each filter key's place, none without a filter, and null where a key is not held or another filter is set", () => {
+    assert.deepEqual(heldFilters({}, places), []);
+    assert.deepEqual(heldFilters({ boardId: "b1" }, places), [[4]]);
+    assert.deepEqual(heldFilters({ boardId: "b1", statusId: "s1" }, places), [[4], [5]]);
+    assert.equal(heldFilters({ boardId: "b1", statusId: "s2" }, places), null);
+    assert.equal(heldFilters(null, places), null);
   });
 });
 

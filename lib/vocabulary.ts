@@ -1,7 +1,7 @@
 import "server-only";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Prisma, read } from "./db";
-import { type Dialect, dialect, type Expansions, isShort, type SearchTable, type WordFilters } from "./dialect";
+import { type Dialect, dialect, type Expansions, filterKey, isShort, type SearchTable, type WordFilters } from "./dialect";
 import { log } from "./log";
 import { rowType } from "./rows";
 import { readCount } from "./sql";
@@ -448,9 +448,10 @@ export interface TermPlan {
   versionRead?: number;
   /**
    * SQLite: the longer terms whose words' rows the readers hold as bits at `version`, each with
-   * its words' places in them (heldTerms, lib/sqlite/word-bits.ts).
+   * its words' places in them (heldTerms, lib/sqlite/word-bits.ts), and the places of the keys of
+   * the list's board and status (heldFilters).
    */
-  bits?: ReadonlyMap<string, number[]>;
+  bits?: { terms: ReadonlyMap<string, number[]>; filters: number[][] | null };
   /**
    * PostgreSQL: the words (and their counts) were not read for this search but remembered from
    * an earlier one at this table version (rememberedWords): the list holds only if the table is
@@ -600,7 +601,20 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
   // The terms the word bits hold, which may find the search by themselves or narrow a rare term (lib/sqlite/word-bits.ts).
   const places = table === "Post" && vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
-  return { version, expansions, rows: termRows(vocabulary, expansions), bits: places ? heldTerms(vocabulary, terms, places) : undefined };
+  const bits = places ? { terms: heldTerms(vocabulary, terms, places), filters: heldFilters(filters, places) } : undefined;
+  return { version, expansions, rows: termRows(vocabulary, expansions), bits };
+}
+
+/**
+ * The places in the word bits of the keys of a list's board and status (`places`, each held
+ * word's), each a list of one place, none without them; null where one is not held, or where
+ * another filter is set (`filters` null).
+ */
+export function heldFilters(filters: WordFilters | null | undefined, places: ReadonlyMap<string, number>): number[][] | null {
+  if (!filters) return null;
+  const keys = [filters.boardId && filterKey("board", filters.boardId), filters.statusId && filterKey("status", filters.statusId)];
+  const found = keys.flatMap((key) => (key ? [places.get(key)] : []));
+  return found.every((place) => place !== undefined) ? found.map((place) => [place as number]) : null;
 }
 
 /**

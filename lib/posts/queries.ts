@@ -302,27 +302,30 @@ function narrowedByBits(filter: PostFilter, plan: TermPlan | undefined): Narrowe
   const [rare, ...more] = filter.through ?? [];
   if (!plan?.bits || plan.version === undefined || rare === undefined || more.length) return undefined;
   const others = filter.terms.filter((term) => term !== rare);
-  const terms = heldPlaces(others, plan.bits);
+  const terms = heldPlaces(others, plan.bits.terms);
   const matches = terms && dialect.matches("Post", [rare], filter.expansions);
   return matches ? { matches, version: plan.version, terms } : undefined;
 }
 
 /**
- * A search whose terms are all held as bits (TermPlan.bits), with no filter but the search and
- * no cursor, found by the bits alone (lib/sqlite/ranks.ts's matchesByBits): its count and its
- * page, whatever page, without reading the index or the table but for the page's rows. Common
- * words together were listed by FTS5 through both words' lists up to the bound, and past it
- * their page was walked in the table testing each row's text.
+ * A search whose terms are all held as bits (TermPlan.bits), with no filter but a board and a
+ * status whose keys are held too, and no cursor, found by the bits alone (lib/sqlite/ranks.ts's
+ * matchesByBits): its count and its page, whatever page, without reading the index or the table
+ * but for the page's rows. Common words together were listed by FTS5 through both words' lists
+ * up to the bound, and past it their page was walked in the table testing each row's text; a
+ * word with a board or a status was counted through the word index and the filter's key, and
+ * its page walked in the filter's index.
  */
 function foundByBits(filter: PostFilter, plan: TermPlan | undefined, query: ListPostsQuery): Omit<Narrowed, "matches"> | undefined {
-  if (query.cursor || !plan?.bits || plan.version === undefined || filter.keys?.length !== 0) return undefined;
-  const terms = heldPlaces(filter.terms, plan.bits);
-  return terms ? { version: plan.version, terms } : undefined;
+  const filters = plan?.bits?.filters;
+  if (query.cursor || !filters || plan?.version === undefined) return undefined;
+  const terms = heldPlaces(filter.terms, plan.bits?.terms);
+  return terms ? { version: plan.version, terms: [...terms, ...filters] } : undefined;
 }
 
 /** Each of `terms`' places in the bits, or undefined where one of them is not held (or there are none). */
-function heldPlaces(terms: string[], bits: ReadonlyMap<string, number[]>): number[][] | undefined {
-  const places = terms.map((term) => bits.get(term));
+function heldPlaces(terms: string[], bits: ReadonlyMap<string, number[]> | undefined): number[][] | undefined {
+  const places = terms.map((term) => bits?.get(term));
   return places.length && places.every((any) => any !== undefined) ? (places as number[][]) : undefined;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { sqliteReaders } from "../db";
-import { phrase } from "../dialect";
+import { filterKey, phrase } from "../dialect";
 import { log } from "../log";
 import { bitsName, versionSql } from "./ranks";
 
@@ -31,6 +31,9 @@ export const BITS_BYTES = 24 * 1024 * 1024;
 export const BITS_WORDS = 256;
 
 type Table = "Post";
+
+/** The filters whose keys' rows are held beside the words: a board and a status (a pair is both). */
+const FILTER_KEYS = ["board", "status"] as const;
 
 interface Held {
   /** The version the readers' bits are of, and each word's place in them. */
@@ -73,9 +76,18 @@ async function build(table: Table, version: number, words: readonly { word: stri
     const [highest] = (await pool.run(`SELECT max("seq") AS "seq" FROM "${table}"`, [])) as { seq: number | null }[];
     // 32-bit words a word's bits take: one bit for each seq up to the highest (and room past it for none).
     const stride = ((highest?.seq ?? 0) >>> 5) + 1;
+    // The boards' and the statuses' keys are words of the index too (dialect.ts's filterKey), so
+    // that a search with those filters is found by the bits as well. Their rows are counted
+    // through the index by a range of words, reading only those words' lists.
+    const keys = await Promise.all(
+      FILTER_KEYS.map((kind) => {
+        const prefix = filterKey(kind, "");
+        return pool.run(`SELECT "term" AS "word", "doc" FROM "${table}WordsVocab" WHERE "term" > ? AND "term" < ?`, [prefix, `${prefix}g`]);
+      }),
+    );
     // A word in fewer than one row in 64 (a rare number) has a list in the index of a few bytes a
     // row, about as long as its bits or shorter, and is found through the index as fast.
-    const chosen = words
+    const chosen = [...words, ...(keys.flat() as { word: string; doc: number }[])]
       .filter(({ doc }) => doc >= (32 * stride) / 64)
       .sort((a, b) => b.doc - a.doc || (a.word < b.word ? -1 : 1))
       .slice(0, Math.min(BITS_WORDS, Math.floor(BITS_BYTES / (4 * stride))));
