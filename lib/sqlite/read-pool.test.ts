@@ -284,8 +284,8 @@ describe("ReadPool", () => {
         const answer = (count: number, seqs: number[]) => [{ count, version, seqs, rows: seqs.map((seq) => ({ seq })) }];
         const even = all.filter((seq) => seq % 2 === 0);
         assert.equal(even.length, 20);
-        assert.deepEqual(await whole([[0]], 0, 5, 100), answer(20, even.slice(0, 5)), "within the bound: sorted by the ranks");
-        assert.deepEqual(await whole([[0]], 17, 5, 100), answer(20, even.slice(17)), "its last page, short");
+        assert.deepEqual(await whole([[0]], 0, 5, 100), answer(20, even.slice(0, 5)), "within the bound, near the top: walked");
+        assert.deepEqual(await whole([[0]], 17, 5, 100), answer(20, even.slice(17)), "its last page, short, deep enough to sort every match by its rank");
         assert.deepEqual(await whole([[0]], 0, 5, 10), answer(11, even.slice(0, 5)), "past the bound: counted to one more, and the page walked");
         assert.deepEqual(await whole([[0]], 12, 5, 10), answer(11, even.slice(12, 17)), "a page past the bound's matches, walked");
         assert.deepEqual(await whole([[0]], 18, 5, 10), answer(11, even.slice(18)), "the walk's last page, short");
@@ -294,7 +294,7 @@ describe("ReadPool", () => {
         assert.deepEqual(await whole([[0, 1]], 2, 6, 100), answer(either.length, either.slice(2, 8)), "one term of two words: either");
         assert.deepEqual(await whole([[0, 1]], 2, 6, 20), answer(21, either.slice(2, 8)), "and walked");
         const both = all.filter((seq) => seq % 10 === 0);
-        assert.deepEqual(await whole([[0], [1]], 0, 5, 100), answer(4, both), "two terms: both");
+        assert.deepEqual(await whole([[0], [1]], 0, 5, 100), answer(4, both), "two terms: both, few enough to sort");
         assert.deepEqual(await whole([[0], [1]], 1, 2, 3), answer(4, both.slice(1, 3)), "and walked");
         const stale = [{ count: null, version, seqs: null, rows: null, stale: true }];
         assert.deepEqual(await whole([[0]], 0, 5, 100, version - 1), stale, "places of another version than the bits' say so");

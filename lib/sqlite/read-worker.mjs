@@ -79,18 +79,6 @@ const readBits = connection.transaction((sql, values, { into, version }) => {
   return { version: at, rows, overflow: false };
 });
 
-/**
- * Whether row `seq` holds one of the words `any` lists (their places in a table's word bits,
- * below): one bit a seq, `stride` 32-bit words a word.
- */
-function holdsAny(bits, any, seq) {
-  const word = seq >>> 5;
-  if (word >= bits.stride) return false;
-  const bit = 1 << (seq & 31);
-  for (const place of any) if (bits.bits[place * bits.stride + word] & bit) return true;
-  return false;
-}
-
 /** How many bits of a 32-bit word are set. */
 function popcount(word) {
   let n = word - ((word >>> 1) & 0x55555555);
@@ -99,46 +87,91 @@ function popcount(word) {
 }
 
 /**
- * The rows holding a word of each of `terms` (lists of places in `bits`), counted by the bits
- * alone, and their seqs in seq order while there are at most `bound` of them; past it, a count
- * of `bound` + 1 and no seqs.
+ * `terms` (each a list of places in `bits` of which a row holds one) laid out for the loops
+ * below: each word's offset in the bits, and where each term's words start among them. Plain
+ * indexed loops over these took a third to a fifth of the time of loops over the lists with
+ * iterators and callbacks (at a million rows, 0.25-0.3 ms against 0.66-0.9 to count two words).
  */
-function matchesByBits(bits, terms, bound) {
-  const { stride } = bits;
-  const seqs = [];
+function laidOut(bits, terms) {
+  const offsets = [];
+  const starts = [0];
+  for (const any of terms) {
+    for (const place of any) offsets.push(place * bits.stride);
+    starts.push(offsets.length);
+  }
+  return { bits: bits.bits, stride: bits.stride, offsets: Int32Array.from(offsets), starts: Int32Array.from(starts), terms: terms.length };
+}
+
+/** The bits of the 32 rows from seq 32 * `word` on that hold a word of each term. */
+function bothAt(laid, word) {
+  const { bits, offsets, starts } = laid;
+  let both = -1;
+  for (let term = 0; term < laid.terms && both; term++) {
+    let one = 0;
+    for (let i = starts[term]; i < starts[term + 1]; i++) one |= bits[offsets[i] + word];
+    both &= one;
+  }
+  return both;
+}
+
+/** Whether row `seq` holds a word of each term. */
+function holdsEach(laid, seq) {
+  const { bits, offsets, starts } = laid;
+  const word = seq >>> 5;
+  if (word >= laid.stride) return false;
+  const bit = 1 << (seq & 31);
+  for (let term = 0; term < laid.terms; term++) {
+    let i = starts[term];
+    const end = starts[term + 1];
+    while (i < end && !(bits[offsets[i] + word] & bit)) i++;
+    if (i === end) return false;
+  }
+  return true;
+}
+
+/** How many rows hold a word of each term, counted by popcount up to `bound`; past it, `bound` + 1. */
+function countByBits(laid, bound) {
   let count = 0;
-  for (let word = 0; word < stride; word++) {
-    let both = -1;
-    for (const any of terms) {
-      let one = 0;
-      for (const place of any) one |= bits.bits[place * stride + word];
-      both &= one;
-      if (!both) break;
-    }
+  for (let word = 0; word < laid.stride; word++) {
+    const both = bothAt(laid, word);
     if (!both) continue;
     count += popcount(both);
-    if (count > bound) return { count: bound + 1, seqs: null };
-    for (; both; both &= both - 1) seqs.push(32 * word + 31 - Math.clz32(both & -both));
+    if (count > bound) return bound + 1;
   }
-  return { count, seqs };
+  return count;
+}
+
+/** The seqs of the rows holding a word of each term, in seq order. */
+function seqsByBits(laid) {
+  const seqs = [];
+  for (let word = 0; word < laid.stride; word++) {
+    for (let both = bothAt(laid, word); both; both &= both - 1) seqs.push(32 * word + 31 - Math.clz32(both & -both));
+  }
+  return seqs;
 }
 
 /**
- * The page from `offset`, `limit` long, of the rows holding a word of each of `terms`, found by
- * walking the sort order's ranks (`held`) from the top and testing each row's bits: a common
- * search's page lies a short walk in (its matches are at least a bound's share of the rows).
+ * The page from `offset`, `limit` long, of the rows holding a word of each term, found by
+ * walking the sort order's ranks (`held`) from the top and testing each row's bits.
  */
-function walkedPage(bits, held, terms, offset, limit) {
+function walkedPage(laid, held, offset, limit) {
   const page = [];
   let skipped = 0;
   for (let place = 0; place < held.rows && page.length < limit; place++) {
     const seq = held.order[place];
-    if (!terms.every((any) => holdsAny(bits, any, seq))) continue;
+    if (!holdsEach(laid, seq)) continue;
     if (skipped < offset) skipped++;
     else page.push(seq);
   }
   return page;
 }
+
+/**
+ * Whether a page ending at match `end` of `count` is found sooner by walking the order (about
+ * `end` of every `count` rows is a match, each row a test of a few bits) than by sorting every
+ * match by its rank (gathering, looking up and sorting each one, about twice a row's test).
+ */
+const walkFinds = (end, count, rows) => end * rows <= 2 * count * count;
 
 /** The page from `offset`, `limit` long, of `seqs` in the order of the ranks `held`; null where a seq has no rank. */
 function sortedPage(held, seqs, offset, limit) {
@@ -182,14 +215,20 @@ const rankedPage = connection.transaction((sql, values, { name, offset, limit, b
   const heldNow = held && held.version === version;
   if (whole) {
     if (!heldNow) return stale;
-    const found = matchesByBits(bits, whole.terms, bound);
-    const page = found.seqs ? sortedPage(held, found.seqs, offset, limit) : walkedPage(bits, held, whole.terms, offset, limit);
+    // Past the bound the count is not known, and the page is walked however deep it is.
+    const laid = laidOut(bits, whole.terms);
+    const count = countByBits(laid, bound);
+    const walked = count > bound || walkFinds(offset + limit, count, held.rows);
+    const page = walked ? walkedPage(laid, held, offset, limit) : sortedPage(held, seqsByBits(laid), offset, limit);
     if (!page) return stale;
-    return { count: found.count, version, seqs: page, rows: rows ? shown(page) : null };
+    return { count, version, seqs: page, rows: rows ? shown(page) : null };
   }
   let seqs = statementFor(sql, "pluck").all(...values);
   // The other terms, by the bits of their words: a match holds one word of each.
-  if (narrowed) seqs = seqs.filter((seq) => narrowed.terms.every((any) => holdsAny(bits, any, seq)));
+  if (narrowed) {
+    const laid = laidOut(bits, narrowed.terms);
+    seqs = seqs.filter((seq) => holdsEach(laid, seq));
+  }
   const count = seqs.length;
   const none = { count, version, seqs: null, rows: null };
   if (count > bound || (count && !heldNow)) return none;

@@ -11,14 +11,18 @@ import { bitsName, versionSql } from "./ranks";
 // posts "106" (958 posts) was listed in 0.26 ms, "106" AND "this" (489,244 posts) in 1.96, and
 // that stepping was about half of the read threads' time under the rare numbers' load. With the
 // bits, the rare term alone is listed, and each of its rows is tested against the bits of the
-// other terms' words, a few nanoseconds a test.
+// other terms' words, a few nanoseconds a test. A search whose terms all lie in held words is
+// not listed at all (ranks.ts's matchesByBits): its rows are the AND of its terms' bits (each
+// the OR of its words'), with the bits of its board's and status's keys where it has those
+// filters, counted by popcount, and its page is found through the order's ranks.
 //
 // The bits hold for their table version only, as the ranks do: any write that can change a
 // search moves it, and a search at another version is listed as before while they are read
 // again in the background, a word a job (the commonest, in 835,000 of a million posts, about
 // 0.2 s), at most BUILD_SHARE of a reader's time. The words are the commonest of the word
-// index's vocabulary at that version (lib/vocabulary.ts), as many as fit BITS_BYTES and
-// BITS_WORDS. Each process reads its own.
+// index's vocabulary at that version (lib/vocabulary.ts) and the boards' and statuses' keys,
+// those in one row in 64 or more, as many as fit BITS_BYTES and BITS_WORDS. Each process reads
+// its own.
 
 /** At most this share of a reader's time goes to reading word bits, however often the table changes. */
 const BUILD_SHARE = 0.1;
