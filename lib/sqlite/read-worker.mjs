@@ -90,7 +90,8 @@ function popcount(word) {
  * `terms` (each a list of places in `bits` of which a row holds one) laid out for the loops
  * below: each word's offset in the bits, and where each term's words start among them. Plain
  * indexed loops over these took a third to a fifth of the time of loops over the lists with
- * iterators and callbacks (at a million rows, 0.25-0.3 ms against 0.66-0.9 to count two words).
+ * iterators and callbacks (on random bits of a million rows, 0.25-0.3 ms against 0.66-0.9 to
+ * count two words).
  */
 function laidOut(bits, terms) {
   const offsets = [];
@@ -199,7 +200,8 @@ function sortedPage(held, seqs, offset, limit) {
  * `held`: the matches are narrowed to those holding a word of each of its `terms`, by the word
  * bits named. `whole`: nothing is listed (`sql` is not run); the matches are the rows holding a
  * word of each of its `terms`, found by the word bits alone, and their page is found however
- * many they are: by the ranks of at most `bound` of them, or past it by walking the order. With
+ * many they are: within the bound by walking the order where that is sooner (walkFinds),
+ * otherwise by sorting them by their ranks; past it, by walking the order. With
  * either, bits or ranks of another version than the table's (or than the one the places were
  * taken from) give `stale`, and no count.
  */
