@@ -354,8 +354,10 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
   const narrowed = ranked ? narrowedByBits(filter, plan) : undefined;
   const listed = (ranked: Prisma.Sql) =>
     (listing ??= rankedMatches(order, ranked, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows, narrowed));
-  // The search found by the word bits alone, where they hold every term and the ranks are of the plan's version.
-  const byBits = ranksAt(order, plan?.version) ? foundByBits(filter, plan, query) : undefined;
+  // The search found by the word bits alone, where they hold every term and the ranks are of the
+  // plan's version (the bits are SQLite's alone, so is the check of the ranks: only with bits).
+  const held = foundByBits(filter, plan, query);
+  const byBits = held && ranksAt(order, plan?.version) ? held : undefined;
   let bitsListing: Promise<RankedMatches<Row> | null> | undefined;
   const foundBits = async () => {
     if (byBits) bitsListing ??= matchesByBits(order, byBits, pageOffset(query.page, query.limit), query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows);

@@ -188,9 +188,9 @@ function remember(order: RankedOrder): void {
   // One read at a time, of either order: each holds a reader for its whole length (0.3-0.4 s
   // warm at a million posts), and a process has two readers by default.
   if (building.size || Date.now() < (nextBuild.get(key) ?? 0)) return;
+  const { pool } = sqliteReaders();
   building.add(key);
   const started = Date.now();
-  const { pool } = sqliteReaders();
   const table = Prisma.raw(`"${order.table}"`);
   const seqs = Prisma.sql`SELECT t."seq" FROM ${table} t ORDER BY ${order.orderBy}`;
   const reading = {
