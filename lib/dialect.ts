@@ -223,6 +223,9 @@ const KEY_MARK = "ς";
 /** Each kind of filter key's letter, after the mark. */
 const KEY_KINDS = { board: "b", status: "s", boardStatus: "p", label: "l" } as const;
 
+/** The kinds of filter keys (filterKey). */
+export type KeyKind = keyof typeof KEY_KINDS;
+
 /**
  * The word of a word index that every row with a value of a filter holds: the mark, the kind's
  * letter, and the value's UTF-8 bytes in lowercase hex, which the 'ascii' tokenizer keeps in one
@@ -233,7 +236,7 @@ const KEY_KINDS = { board: "b", status: "s", boardStatus: "p", label: "l" } as c
  * each of its labels' folded names. A search by words with such filters is then counted by the
  * index alone (SQLite).
  */
-export function filterKey(kind: keyof typeof KEY_KINDS, ...values: [string, ...string[]]): string {
+export function filterKey(kind: KeyKind, ...values: [string, ...string[]]): string {
   return `${KEY_MARK}${KEY_KINDS[kind]}${values.map((value) => Buffer.from(value, "utf8").toString("hex")).join("x")}`;
 }
 

@@ -10,7 +10,7 @@ import {
   EXPAND_TRIGRAMS,
   EXPAND_WORDS,
   expansionsOf,
-  heldFilters,
+  heldKeys,
   heldTerms,
   INDEX_SHARE,
   indexedShortTerms,
@@ -123,6 +123,8 @@ describe("a search's terms and filters in the word bits (lib/sqlite/word-bits.ts
     ["other", 1],
     [filterKey("board", "b1"), 4],
     [filterKey("status", "s1"), 5],
+    [filterKey("label", "fixed"), 6],
+    [filterKey("label", "security"), 8],
   ]);
 
   it("are a longer term's words' places where every word holding it is held, and nothing for a term in no word or a short one", () => {
@@ -135,12 +137,16 @@ describe("a search's terms and filters in the word bits (lib/sqlite/word-bits.ts
     assert.deepEqual(heldTerms(many, ["okta1"], all).get("okta1")?.length, 11);
   });
 
-  it("are each filter key's place, none without a filter, and null where a key is not held or another filter is set", () => {
-    assert.deepEqual(heldFilters({}, places), []);
-    assert.deepEqual(heldFilters({ boardId: "b1" }, places), [[4]]);
-    assert.deepEqual(heldFilters({ boardId: "b1", statusId: "s1" }, places), [[4], [5]]);
-    assert.equal(heldFilters({ boardId: "b1", statusId: "s2" }, places), null);
-    assert.equal(heldFilters(null, places), null);
+  it("are each filter key's place list by list, none without a filter, and null where a key is not held or another filter is set", () => {
+    const [board, status, fixed, security] = [filterKey("board", "b1"), filterKey("status", "s1"), filterKey("label", "fixed"), filterKey("label", "security")];
+    assert.deepEqual(heldKeys([], places), []);
+    assert.deepEqual(heldKeys([[board]], places), [[4]]);
+    assert.deepEqual(heldKeys([[board], [status]], places), [[4], [5]]);
+    // A list is any one of its keys (a changelog's labels): every one of them must be held.
+    assert.deepEqual(heldKeys([[status], [fixed, security]], places), [[5], [6, 8]]);
+    assert.equal(heldKeys([[status], [fixed, filterKey("label", "ui")]], places), null);
+    assert.equal(heldKeys([[board], [filterKey("status", "s2")]], places), null);
+    assert.equal(heldKeys(null, places), null);
   });
 });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Prisma, read } from "./db";
-import { type Dialect, dialect, type Expansions, filterKey, isShort, type SearchTable, type WordFilters } from "./dialect";
+import { type Dialect, dialect, type Expansions, isShort, type SearchTable, type WordFilters } from "./dialect";
 import { log } from "./log";
 import { rowType } from "./rows";
 import { readCount } from "./sql";
@@ -448,10 +448,10 @@ export interface TermPlan {
   versionRead?: number;
   /**
    * SQLite: the longer terms whose words' rows the readers hold as bits at `version`, each with
-   * its words' places in them (heldTerms, lib/sqlite/word-bits.ts), and the places of the keys of
-   * the list's board and status (heldFilters).
+   * its words' places in them (heldTerms, lib/sqlite/word-bits.ts), and every held word's place,
+   * filter keys' among them, for the list's filters (heldKeys).
    */
-  bits?: { terms: ReadonlyMap<string, number[]>; filters: number[][] | null };
+  bits?: { terms: ReadonlyMap<string, number[]>; places: ReadonlyMap<string, number> };
   /**
    * PostgreSQL: the words (and their counts) were not read for this search but remembered from
    * an earlier one at this table version (rememberedWords): the list holds only if the table is
@@ -600,21 +600,26 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
   }
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
   // The terms the word bits hold, which may find the search by themselves or narrow a rare term (lib/sqlite/word-bits.ts).
-  const places = table === "Post" && vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
-  const bits = places ? { terms: heldTerms(vocabulary, terms, places), filters: heldFilters(filters, places) } : undefined;
+  const places = vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
+  const bits = places ? { terms: heldTerms(vocabulary, terms, places), places } : undefined;
   return { version, expansions, rows: termRows(vocabulary, expansions), bits };
 }
 
 /**
- * The places in the word bits of the keys of a list's board and status (`places`, each held
- * word's), each a list of one place, none without them; null where one is not held, or where
- * another filter is set (`filters` null).
+ * The places in the word bits (`places`, each held word's) of a list's filter keys (`keys`, as
+ * Dialect.matches takes them: a row holds one key of each list), list by list; null where one is
+ * not held, or where the list has a filter no key stands for (`keys` null).
  */
-export function heldFilters(filters: WordFilters | null | undefined, places: ReadonlyMap<string, number>): number[][] | null {
-  if (!filters) return null;
-  const keys = [filters.boardId && filterKey("board", filters.boardId), filters.statusId && filterKey("status", filters.statusId)];
-  const found = keys.flatMap((key) => (key ? [places.get(key)] : []));
-  return found.every((place) => place !== undefined) ? found.map((place) => [place as number]) : null;
+export function heldKeys(keys: readonly (readonly string[])[] | null, places: ReadonlyMap<string, number>): number[][] | null {
+  if (!keys) return null;
+  const found = keys.map((list) => list.map((key) => places.get(key)));
+  return found.every((list) => list.every((place) => place !== undefined)) ? (found as number[][]) : null;
+}
+
+/** Each of `terms`' places in the bits (TermPlan.bits's), or undefined where one of them is not held (or there are none). */
+export function heldPlaces(terms: string[], bits: ReadonlyMap<string, number[]> | undefined): number[][] | undefined {
+  const places = terms.map((term) => bits?.get(term));
+  return places.length && places.every((any) => any !== undefined) ? (places as number[][]) : undefined;
 }
 
 /**

@@ -5,9 +5,9 @@ import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
-import { PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
+import { matchesByBits, type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, type VersionedRow } from "../totals";
-import { countFromTwoWords, countFromWords, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
+import { countFromTwoWords, countFromWords, heldKeys, heldPlaces, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -197,6 +197,19 @@ function rankable(query: ListChangelogsQuery, terms: string[], expansions?: Expa
   return keys && dialect.matches("Changelog", terms, expansions, keys);
 }
 
+/**
+ * A search whose terms are all held as bits (TermPlan.bits, lib/sqlite/word-bits.ts), with no
+ * filter but a status and labels whose keys are held too, and no cursor, found by the bits alone
+ * (lib/sqlite/ranks.ts's matchesByBits), as the post list's is: its count and its page, whatever
+ * page, without reading the index or the table but for the page's rows.
+ */
+function foundByBits(query: ListChangelogsQuery, terms: string[], plan: TermPlan | undefined): Omit<Narrowed, "matches"> | undefined {
+  if (query.cursor || !plan?.bits || plan.version === undefined) return undefined;
+  const held = heldPlaces(terms, plan.bits.terms);
+  const keys = heldKeys(changelogKeys(query), plan.bits.places);
+  return held && keys ? { version: plan.version, terms: [...held, ...keys] } : undefined;
+}
+
 /** The list, and the table version its page was read at (none when the page has no rows). */
 async function listWith(query: ListChangelogsQuery, terms: string[], plan?: TermPlan): Promise<Listed<ChangelogList>> {
   const search = terms.length > 0;
@@ -211,10 +224,21 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   let listing: Promise<RankedMatches<ListedRow>> | undefined;
   const ranksRows = { sql: pageSql(Prisma.sql`WHERE t."seq" IN (${PAGE_SEQS})`, query.limit + 1, 0), type: listedRow };
   const listed = (ranked: Prisma.Sql) => (listing ??= rankedMatches(RANKED, ranked, offset, query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows));
+  // The search found by the word bits alone, where they hold every term and key and the ranks
+  // are of the plan's version (both SQLite's: the ranks are checked only where the bits hold it).
+  const held = foundByBits(query, terms, plan);
+  const byBits = held && ranksAt(RANKED, plan?.version) ? held : undefined;
+  let bitsListing: Promise<RankedMatches<ListedRow> | null> | undefined;
+  const foundBits = async () => {
+    if (byBits) bitsListing ??= matchesByBits(RANKED, byBits, offset, query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows);
+    return bitsListing;
+  };
   const countMatches = async () => {
     const filters = wordFilters(query);
     const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
     if (fromWords !== undefined) return fromWords;
+    const bitsCount = (await foundBits())?.count;
+    if (bitsCount !== undefined) return bitsCount;
     if (ranked) return (await listed(ranked)).count;
     const status = filters?.statusId ? [Prisma.sql`t."status" = ${filters.statusId}`] : [];
     return (await countFromTwoWords("Changelog", plan, terms, filters, status)) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
@@ -225,12 +249,14 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   // the matches are, and a search that matches nothing needs no page. Otherwise the page comes
   // first: its rows carry the table's version, so a cached total costs no query.
   const countFirst = search && dialect.plansSearchByHand ? await total(plan?.version) : undefined;
+  // The page's rows found by the bits, where they hold the search (null where they turned out of date).
+  const bitsRows = countFirst === 0 ? null : (await foundBits())?.rows;
   // Status and labels held as keys by the word index: the count is exact for them, so it says
   // how common the filtered matches are.
   const filterKeys = changelogKeys(query);
   const keys = filterKeys?.length && dialect.matches("Changelog", terms, expansions, filterKeys) ? filterKeys : undefined;
   // With any other condition (a cursor's start among them) the page walks an index already.
-  const walks = Boolean(countFirst) && !start && (!filtered || Boolean(keys));
+  const walks = !bitsRows && Boolean(countFirst) && !start && (!filtered || Boolean(keys));
   const needed = offset + query.limit + 1;
   const tableSize = walks ? await tableRows("Changelog", plan?.version) : 0;
   const common = walks && walkFinds(countFirst ?? 0, needed, tableSize);
@@ -250,7 +276,7 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   // requests at a million posts, one at a time: 0.59 ms for the listing and 0.69 for the rows,
   // against 1.14-1.30 for the page), and with status or labels more (1.12 against 0.33-1.02).
   const rows =
-    countFirst === 0 ? [] : ((listing && (await listing).rows) || (await read(pageSql(pageWhere, query.limit + 1, offset), listedRow)));
+    countFirst === 0 ? [] : (bitsRows ?? ((listing && (await listing).rows) || (await read(pageSql(pageWhere, query.limit + 1, offset), listedRow))));
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   // A count from words remembered at an older version (TermPlan.remembered) is kept under that

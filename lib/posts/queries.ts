@@ -7,7 +7,7 @@ import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortKey, type SortOrder } from "../keyset";
 import { seekFor, stale } from "../positions";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, totalHint, type VersionedRow } from "../totals";
-import { countFromWords, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
+import { countFromWords, heldKeys, heldPlaces, type Listed, listWithTermPlan, rowsOfTerms, type TermPlan, termRowsOf } from "../vocabulary";
 import { matchesByBits, type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import type { ListPostsQuery, PostRecord } from "./schemas";
 import { pageByWalking, rareTerm } from "./search-plan";
@@ -317,16 +317,13 @@ function narrowedByBits(filter: PostFilter, plan: TermPlan | undefined): Narrowe
  * its page walked in the filter's index.
  */
 function foundByBits(filter: PostFilter, plan: TermPlan | undefined, query: ListPostsQuery): Omit<Narrowed, "matches"> | undefined {
-  const filters = plan?.bits?.filters;
-  if (query.cursor || !filters || plan?.version === undefined) return undefined;
-  const terms = heldPlaces(filter.terms, plan.bits?.terms);
-  return terms ? { version: plan.version, terms: [...terms, ...filters] } : undefined;
-}
-
-/** Each of `terms`' places in the bits, or undefined where one of them is not held (or there are none). */
-function heldPlaces(terms: string[], bits: ReadonlyMap<string, number[]> | undefined): number[][] | undefined {
-  const places = terms.map((term) => bits?.get(term));
-  return places.length && places.every((any) => any !== undefined) ? (places as number[][]) : undefined;
+  if (query.cursor || !plan?.bits || plan.version === undefined) return undefined;
+  // The board's and the status's keys apart: the bits hold no pair's key (PostFilter.keys's).
+  const { boardId, statusId } = filter.wordFilters ?? {};
+  const keys = filter.wordFilters && [...(boardId ? [[filterKey("board", boardId)]] : []), ...(statusId ? [[filterKey("status", statusId)]] : [])];
+  const filters = heldKeys(keys, plan.bits.places);
+  const terms = heldPlaces(filter.terms, plan.bits.terms);
+  return terms && filters ? { version: plan.version, terms: [...terms, ...filters] } : undefined;
 }
 
 /** A page of the post list, as the API shows it. */

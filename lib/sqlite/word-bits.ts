@@ -1,6 +1,6 @@
 import "server-only";
 import { sqliteReaders } from "../db";
-import { filterKey, phrase } from "../dialect";
+import { filterKey, type KeyKind, phrase, type SearchTable } from "../dialect";
 import { log } from "../log";
 import { bitsName, versionSql } from "./ranks";
 
@@ -14,13 +14,14 @@ import { bitsName, versionSql } from "./ranks";
 // other terms' words, a few nanoseconds a test. A search whose terms all lie in held words is
 // not listed at all (ranks.ts's matchesByBits): its rows are the AND of its terms' bits (each
 // the OR of its words'), with the bits of its board's and status's keys where it has those
-// filters, counted by popcount, and its page is found through the order's ranks.
+// filters, counted by popcount, and its page is found through the order's ranks. The
+// changelogs' words are held the same way, with their status's and labels' keys.
 //
 // The bits hold for their table version only, as the ranks do: any write that can change a
 // search moves it, and a search at another version is listed as before while they are read
 // again in the background, a word a job (the commonest, in 835,000 of a million posts, about
 // 0.2 s), at most BUILD_SHARE of a reader's time. The words are the commonest of the word
-// index's vocabulary at that version (lib/vocabulary.ts) and the boards' and statuses' keys,
+// index's vocabulary at that version (lib/vocabulary.ts) and the filters' keys (FILTER_KEYS),
 // those in one row in 64 or more, as many as fit BITS_BYTES and BITS_WORDS. Each process reads
 // its own.
 
@@ -34,10 +35,13 @@ export const BITS_BYTES = 24 * 1024 * 1024;
 /** At most this many words are held, however few rows the table has. */
 export const BITS_WORDS = 256;
 
-type Table = "Post";
+type Table = SearchTable;
 
-/** The filters whose keys' rows are held beside the words: a board and a status (a pair is both). */
-const FILTER_KEYS = ["board", "status"] as const;
+/**
+ * The filters whose keys' rows are held beside the words: a post's board and status (a pair is
+ * both), a changelog's status and labels.
+ */
+const FILTER_KEYS = { Post: ["board", "status"], Changelog: ["status", "label"] } as const satisfies Record<Table, readonly KeyKind[]>;
 
 interface Held {
   /** The version the readers' bits are of, and each word's place in them. */
@@ -80,11 +84,11 @@ async function build(table: Table, version: number, words: readonly { word: stri
     const [highest] = (await pool.run(`SELECT max("seq") AS "seq" FROM "${table}"`, [])) as { seq: number | null }[];
     // 32-bit words a word's bits take: one bit for each seq up to the highest (and room past it for none).
     const stride = ((highest?.seq ?? 0) >>> 5) + 1;
-    // The boards' and the statuses' keys are words of the index too (dialect.ts's filterKey), so
+    // The filters' keys (FILTER_KEYS) are words of the index too (dialect.ts's filterKey), so
     // that a search with those filters is found by the bits as well. Their rows are counted
     // through the index by a range of words, reading only those words' lists.
     const keys = await Promise.all(
-      FILTER_KEYS.map((kind) => {
+      FILTER_KEYS[table].map((kind) => {
         const prefix = filterKey(kind, "");
         return pool.run(`SELECT "term" AS "word", "doc" FROM "${table}WordsVocab" WHERE "term" > ? AND "term" < ?`, [prefix, `${prefix}g`]);
       }),
