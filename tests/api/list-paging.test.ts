@@ -547,7 +547,7 @@ describe("a changelog search found by the commonest words' bits alone", () => {
     assert.ok(gains);
     const before = await changelogOracle("who", "&labels=Security");
     await sql(app.databaseUrl, `INSERT INTO "ChangelogLabel" ("changelogId", "name", "nameKey") VALUES (?, 'Security', 'security')`, [gains.id]);
-    assert.deepEqual((await changelogOracle("who", "&labels=Security")).length, before.length + 1, "the changelog gained the label");
+    assert.equal((await changelogOracle("who", "&labels=Security")).length, before.length + 1, "the changelog gained the label");
     if (testEngine() === "sqlite") assert.equal(await bitsHeld(), false, "the bits are of the version before the write");
     await checkChangelogs("after the write", SEARCHES);
     await searchUntilHeld("until the bits are read again", "the bits of the new version to be read");
