@@ -228,7 +228,7 @@ export interface CpuReading {
   bench: number;
 }
 
-function readCpu(server: Server): CpuReading {
+export function readCpu(server: Server): CpuReading {
   const processes = new Map<number, { part: CpuPart; ms: number }>();
   for (const pid of processTree(server.process.pid ?? 0)) processes.set(pid, { part: isDispatcher(pid) ? "dispatcher" : "server", ms: cpuMsOf(pid) });
   if (server.databaseProcesses) for (const pid of postgresProcesses()) processes.set(pid, { part: "database", ms: cpuMsOf(pid) });

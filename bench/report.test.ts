@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { type Cpu, type CpuReading, cpuMsOf, cpuSpent, type Measure, type Scenario } from "./measure";
-import { cpuChange, cpuText, fileCacheReclaim, type Row, webhookVerdict } from "./report";
+import { type Context, cpuChange, cpuText, fileCacheReclaim, type Row, type Settled, settleLine, webhookVerdict } from "./report";
 
 // The benchmark's verdict on the webhook's cost to a PUT, from the two PUT rows.
 
@@ -115,5 +115,26 @@ describe("fileCacheReclaim", () => {
     } finally {
       for (const admin of [stopped, watching]) fs.rmSync(admin, { recursive: true, force: true });
     }
+  });
+});
+
+describe("settleLine", () => {
+  const context = (settleSeconds: number, settled: [number, Settled | null][]) =>
+    ({ settings: { settleSeconds, workerCounts: settled.map(([workers]) => workers) }, settled: new Map(settled) }) as Context;
+
+  test("says each server's CPU over the settle's last seconds, by worker count", () => {
+    const line = settleLine(
+      context(45, [
+        [1, { seconds: 45, tailSeconds: 5, tailCpuShare: 0.031 }],
+        [2, { seconds: 45, tailSeconds: 5, tailCpuShare: 0.12 }],
+      ]),
+    );
+    assert.match(line, /had 45 s before its first run/);
+    assert.match(line, /by WEB_CONCURRENCY: 1: 3%, 2: 12%\./);
+  });
+
+  test("says a worker count that never ran, and that without settling the first runs measure the start", () => {
+    assert.match(settleLine(context(45, [[1, null]])), /by WEB_CONCURRENCY: 1: not run\./);
+    assert.match(settleLine(context(0, [[1, null]])), /^- Settling: none \(`--settle 0`\).*measure its start as well\.$/);
   });
 });

@@ -18,6 +18,8 @@ export interface Settings {
   posts: number;
   duration: number;
   warmUpSeconds: number;
+  /** Seconds each server was given after its start, before its first run (--settle). */
+  settleSeconds: number;
   workerCounts: number[];
   connectionLevels: number[];
   seed: number;
@@ -216,6 +218,13 @@ function targets(rows: Row[]): string[] {
   ];
 }
 
+/** A server's settling after its start (run.ts's settle): the server's CPU over its last seconds, a share of one core. */
+export interface Settled {
+  seconds: number;
+  tailSeconds: number;
+  tailCpuShare: number;
+}
+
 export interface Context {
   settings: Settings;
   engine: string;
@@ -227,6 +236,21 @@ export interface Context {
   loadAtStart: number;
   /** Worker count asked for, and the processes its server ran, by name. */
   processes: Map<number, string[]>;
+  /** By worker count: how the server settled after its start, null when it was not given time. */
+  settled: Map<number, Settled | null>;
+}
+
+/** What each server was given after its start, before its first run. */
+export function settleLine(context: Context): string {
+  const { settleSeconds, workerCounts } = context.settings;
+  if (!settleSeconds) {
+    return "- Settling: none (`--settle 0`): each server's first runs began as soon as it answered, while it still read its search aids (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits), so they measure its start as well.";
+  }
+  const tails = workerCounts.map((workers) => {
+    const settled = context.settled.get(workers);
+    return settled ? `${workers}: ${(100 * settled.tailCpuShare).toFixed(0)}%` : `${workers}: not run`;
+  });
+  return `- Settling: after its start, each server had ${settleSeconds} s before its first run, with one sampled request of each varied scenario a second, so that it read its search aids first (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits; 17 s after a start at a million posts, idle); its CPU over the last 5 s of them, those requests included, as a share of one core, by WEB_CONCURRENCY: ${tails.join(", ")}. The first runs after a start without it are slower (\`--settle 0\`).`;
 }
 
 export function report(context: Context, rows: Row[]): string {
@@ -253,6 +277,7 @@ export function report(context: Context, rows: Row[]): string {
     `- Database: ${context.version}`,
     `- Data: ${context.data}`,
     `- Load: autocannon, ${settings.duration} s per run after a ${settings.warmUpSeconds} s warm-up, on the same machine; the app is \`server.ts\` (production build) with WEB_CONCURRENCY = ${settings.workerCounts.map((w) => `${w} (${ran(w)})`).join(", ")}; the rate limit off.`,
+    settleLine(context),
     `- Varied scenarios (bench/workload.ts, seed ${settings.seed}) send a different request each time: each walks its own space of distinct requests, built from the seed's vocabulary, in a shuffled order, and the walk goes on across warm-ups, connection levels and worker counts, so a request is sent twice only once its space is used up ("repeats"). Before any load, ${settings.samples} requests of each (drawn with another seed) had to answer 200; "sample hits" is the range of their totals.`,
     "- Cache-warm scenarios repeat one request for the whole run, so every cache answers them: a ceiling, not what users get.",
     "- req/s counts 2xx answers only; latencies count every answer; errors (non-2xx answers, timeouts after 10 s, connection errors) are listed per row, never dropped.",

@@ -23,6 +23,8 @@
 //                        (bench/source.ts); refused otherwise
 //   --other-build        with --skip-build, reuse it even if it was built from other code (an A/B
 //                        of two builds); the report says which code it was
+//   --settle S           seconds each server is given after its start, before its first run, with
+//                        one sampled request of each varied scenario a second (default 45; 0: none)
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
 //   --cpu-prof DIR       write a V8 CPU profile of the app server to DIR when it stops, one per
 //                        process, the webhook dispatcher's included
@@ -36,8 +38,22 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { type Kind, type Load, load, type Measure, nodeProcesses, noteProcesses, processTree, readHolds, type Scenario, type Server } from "./measure";
-import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, TARGET_CONNECTIONS } from "./report";
+import {
+  type CpuReading,
+  cpuSpent,
+  type Kind,
+  type Load,
+  load,
+  type Measure,
+  nodeProcesses,
+  noteProcesses,
+  processTree,
+  readCpu,
+  readHolds,
+  type Scenario,
+  type Server,
+} from "./measure";
+import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, type Settled, TARGET_CONNECTIONS } from "./report";
 import { type BenchReceiver, otherEnabledEndpoints, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { describeStamp, readStamp, sourceStamp, writeStamp } from "./source";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
@@ -69,6 +85,7 @@ const { values: options } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     "other-build": { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
+    settle: { type: "string", default: "45" },
     "cpu-prof": { type: "string" },
   },
 });
@@ -84,12 +101,14 @@ const connectionLevels = wholeNumbers(options.connections, "--connections");
 const workerCounts = wholeNumbers(options.workers, "--workers");
 const seed = Number(options.seed);
 const pairRounds = Number(options.rounds);
+const settleSeconds = Number(options.settle);
 const basePort = Number(options.port);
 const engines = options.engine === "both" ? (["sqlite", "postgres"] as const) : [options.engine as "sqlite" | "postgres"];
 if (!Number.isInteger(posts) || posts < 1000) throw new Error("--posts must be a whole number of at least 1000");
 if (!(duration > 0)) throw new Error("--duration must be a positive number of seconds");
 if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
 if (!Number.isInteger(pairRounds) || pairRounds < 1) throw new Error("--rounds must be a whole number from 1");
+if (!Number.isInteger(settleSeconds) || settleSeconds < 0) throw new Error("--settle must be a whole number of seconds from 0");
 if (!engines.every((e) => e === "sqlite" || e === "postgres")) throw new Error("--engine must be sqlite, postgres or both");
 if (!["varied", "warm", "all"].includes(options.scenarios)) throw new Error("--scenarios must be varied, warm or all");
 if (options["other-build"] && !options["skip-build"]) throw new Error("--other-build only goes with --skip-build (it allows reusing a build of other code)");
@@ -497,6 +516,39 @@ async function check(app: Server, baseline: Server | undefined, key: string, sce
   return bounded ? `${range} (some bounded)` : range;
 }
 
+/**
+ * A server fresh from its start reads what its searches lean on in the background, each the
+ * first time a search needs it: on SQLite each index's vocabulary, the sort orders' ranks and the
+ * commonest words' bits (at a million posts, held 17 s after a start on an idle machine: the
+ * posts' vocabulary took 5-6 s, their words' bits 9 s). A run made meanwhile measures the start
+ * as well as the service: on 2026-12-05 rare numbers, the first scenario after the start, ran at
+ * 21% of the floor, with their words' bits not yet read. So before its first run each server is
+ * given `seconds`, with one sampled request of each varied scenario a second (a worker count of
+ * several gets them in turn, so each process reads its own); what it spent over the last five of
+ * them, the sampled requests included, says whether it had gone quiet (the report gives it).
+ * Null with no settling (--settle 0): then the first runs measure the start too.
+ */
+async function settle(server: Server, key: string, list: Scenario[], seconds: number): Promise<Settled | null> {
+  if (!seconds) return null;
+  const varied = list.filter((scenario) => scenario.kind === "varied");
+  const started = Date.now();
+  const until = started + seconds * 1000;
+  const tailMs = Math.min(5000, seconds * 1000);
+  let tail: { at: number; cpu: CpuReading } | undefined;
+  for (let round = 0; Date.now() < until; round++) {
+    const roundStarted = Date.now();
+    if (!tail && until - roundStarted <= tailMs) tail = { at: roundStarted, cpu: readCpu(server) };
+    for (const scenario of varied) {
+      const sample = scenario.samples[round % scenario.samples.length];
+      if (sample !== undefined) await ask(server, key, scenario, sample);
+    }
+    await sleep(Math.min(until - Date.now(), 1000 - (Date.now() - roundStarted)));
+  }
+  tail ??= { at: started, cpu: readCpu(server) };
+  const spent = cpuSpent(tail.cpu, readCpu(server));
+  return { seconds, tailSeconds: (Date.now() - tail.at) / 1000, tailCpuShare: (spent.server + spent.dispatcher) / Math.max(1, Date.now() - tail.at) };
+}
+
 /** Totals of the unfiltered list and of each board, for the deep pages' range. */
 async function universeOf(app: Server, key: string): Promise<Universe> {
   const total = async (query: string) => {
@@ -615,13 +667,14 @@ async function benchEngine(engine: "sqlite" | "postgres", code: string): Promise
   const env = { DATABASE_URL: prepared.url, LOG_LEVEL: "warn" };
   const key = cli(env, "keys", "create", "--name", `bench ${new Date().toISOString()}`);
   const context: Context = {
-    settings: { posts, duration, warmUpSeconds: WARM_UP_SECONDS, workerCounts, connectionLevels, seed, samples: SAMPLES, baseline: options.baseline },
+    settings: { posts, duration, warmUpSeconds: WARM_UP_SECONDS, settleSeconds, workerCounts, connectionLevels, seed, samples: SAMPLES, baseline: options.baseline },
     engine,
     code,
     data: prepared.describe,
     version: await databaseVersion(engine, prepared.url),
     loadAtStart,
     processes: new Map(),
+    settled: new Map(),
   };
   const baseline = options.baseline ? await start("baseline", prepared.url, basePort + 1, 1) : undefined;
   const receiver = await startBenchReceiver();
@@ -640,6 +693,10 @@ async function benchEngine(engine: "sqlite" | "postgres", code: string): Promise
           }
           log(`${engine}: every sampled request answered 200`);
         }
+        if (settleSeconds) log(`${engine}: ${workers} worker(s), settling for ${settleSeconds} s`);
+        const settled = await settle(app, key, list, settleSeconds);
+        context.settled.set(workers, settled);
+        if (settled) log(`  the server's CPU over the last ${settled.tailSeconds.toFixed(0)} s: ${(100 * settled.tailCpuShare).toFixed(0)}% of one core`);
         for (const connections of connectionLevels) {
           // The floor before and after the scenarios: a server fresh from its start is still
           // warming up, so the higher of the two is the one the scenarios are held to.
