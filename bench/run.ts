@@ -24,7 +24,7 @@
 //   --other-build        with --skip-build, reuse it even if it was built from other code (an A/B
 //                        of two builds); the report says which code it was
 //   --settle S           seconds each server is given after its start, before its first run, with
-//                        one sampled request of each varied scenario a second (default 45; 0: none)
+//                        one sampled request of each GET scenario a second (default 45; 0: none)
 //   --rounds N           rounds of the two PUT scenarios, alternated A B B A ... (default 3)
 //   --cpu-prof DIR       write a V8 CPU profile of the app server to DIR when it stops, one per
 //                        process, the webhook dispatcher's included
@@ -524,14 +524,14 @@ async function check(app: Server, baseline: Server | undefined, key: string, sce
  * posts' vocabulary took 5-6 s, their words' bits 9 s). A run made meanwhile measures the start
  * as well as the service: on 2026-12-05 rare numbers, the first scenario after the start, ran at
  * 21% of the floor, with their words' bits not yet read. So before its first run each server is
- * given `seconds`, with one sampled request of each varied scenario a second (a worker count of
+ * given `seconds`, with one sampled request of each GET scenario a second (a worker count of
  * several gets them in turn, so each process reads its own); what it spent over the last five of
  * them, the sampled requests included, says whether it had gone quiet (the report gives it).
  * Null with no settling (--settle 0): then the first runs measure the start too.
  */
 async function settle(server: Server, key: string, list: Scenario[], seconds: number): Promise<Settled | null> {
   if (!seconds) return null;
-  const varied = list.filter((scenario) => scenario.kind === "varied");
+  const gets = list.filter((scenario) => scenario.method === "GET");
   const started = Date.now();
   const until = started + seconds * 1000;
   const tailMs = Math.min(5000, seconds * 1000);
@@ -539,7 +539,7 @@ async function settle(server: Server, key: string, list: Scenario[], seconds: nu
   for (let round = 0; Date.now() < until; round++) {
     const roundStarted = Date.now();
     if (!tail && until - roundStarted <= tailMs) tail = { at: roundStarted, cpu: readCpu(server) };
-    for (const scenario of varied) {
+    for (const scenario of gets) {
       const sample = scenario.samples[round % scenario.samples.length];
       if (sample !== undefined) await getOnItsOwnConnection(server, key, sample);
     }
