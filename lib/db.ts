@@ -144,16 +144,10 @@ export interface ReadOptions {
  * cost of Prisma's client. On PostgreSQL it runs on pg's pool (postgresPool above).
  */
 export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: ReadOptions = {}): Promise<T[]> {
-  const rows =
-    dialect.engine === "sqlite"
-      ? await sqliteReadPool().run(query.sql, query.values.map(dialect.encode))
-      : (
-          await postgresPool().query({
-            name: options.lookup ? preparedName(query.text) : undefined,
-            text: query.text,
-            values: query.values.map(dialect.encode),
-          })
-        ).rows;
+  const values = query.values.map(dialect.encode);
+  // SQLite's readers decode the rows they read (lib/sqlite/columns.mjs).
+  if (dialect.engine === "sqlite") return (await sqliteReadPool().run(query.sql, values, undefined, type.kinds)) as T[];
+  const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(query.text) : undefined, text: query.text, values });
   return decode(rows, type);
 }
 

@@ -3,6 +3,7 @@ import Database from "better-sqlite3";
 import { type Engine, engineOf, env, sqlitePath } from "./env";
 import { Prisma } from "./generated/sqlite/client";
 import type { ColumnKind } from "./rows";
+import { decoders } from "./sqlite/columns.mjs";
 
 // Every difference between the two engines, in one place: an object per engine, chosen once
 // from DATABASE_URL. A query is written once and asks the dialect only for the parts that
@@ -352,11 +353,7 @@ export const sqlite: Dialect = {
   anyLabel: (alias, names) =>
     Prisma.sql`EXISTS (SELECT 1 FROM "ChangelogLabel" l WHERE l."changelogId" = ${Prisma.raw(alias)}."id" AND l."nameKey" IN (${Prisma.join(names)}))`,
   listOf: (column, from) => Prisma.sql`(SELECT json_group_array(${column}) ${from})`,
-  decode: {
-    time: orNull((value) => new Date(value as string)),
-    bool: orNull((value) => value !== 0),
-    list: orNull((value) => JSON.parse(value as string)),
-  },
+  decode: { time: orNull(decoders.time), bool: orNull(decoders.bool), list: orNull(decoders.list) },
   // As the SQLite adapter stores them, so hand-written rows read back like Prisma's.
   encode(value) {
     if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");

@@ -1,5 +1,5 @@
 import "server-only";
-import { decode, Prisma, sqliteReaders } from "../db";
+import { Prisma, sqliteReaders } from "../db";
 import { log } from "../log";
 import type { RowType } from "../rows";
 import type { HeldBits } from "./read-pool";
@@ -107,16 +107,17 @@ function rankedReader<T>(order: RankedOrder, offset: number, limit: number, boun
     limit,
     bound,
     version: versionSql(order.table),
-    rows: rows && { sql: rows.sql.sql, values: values(rows.sql) },
+    rows: rows && { sql: rows.sql.sql, values: values(rows.sql), kinds: rows.type.kinds },
   };
   const run = async (sql: Prisma.Sql, by: { held?: HeldBits; whole?: HeldBits }) => {
     const [found] = (await pool.run(sql.sql, values(sql), { ranked: { ...ranked, ...by } })) as (RankedMatches<unknown> & { stale?: true })[];
     if (!found) throw new Error("a ranked read gave no answer");
     return found;
   };
-  // As many rows as seqs, always, in one read transaction; the check costs nothing.
+  // As many rows as seqs, always, in one read transaction; the check costs nothing. The reader
+  // decoded them (lib/sqlite/columns.mjs).
   const decoded = (found: RankedMatches<unknown>): RankedMatches<T> => {
-    const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? decode(found.rows, rows.type) : null;
+    const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? (found.rows as T[]) : null;
     return { ...found, rows: shown };
   };
   return { run, decoded };

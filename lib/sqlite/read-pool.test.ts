@@ -34,6 +34,22 @@ describe("ReadPool", () => {
     }
   });
 
+  it("decodes the rows it reads as the kinds given say, NULL left as it is", async () => {
+    const reader = pool();
+    try {
+      const sql = `SELECT '2026-01-02T03:04:05.678+00:00' AS at, NULL AS never, 0 AS off, 1 AS on_, json_array('x', 'y') AS names, 5 AS n`;
+      const kinds = [["at", "time"], ["never", "time"], ["off", "bool"], ["on_", "bool"], ["names", "list"], ["n", "int"]] as const;
+      const [row] = (await reader.run(sql, [], undefined, kinds)) as Record<string, unknown>[];
+      assert.ok(row?.at instanceof Date, "a time is a Date");
+      assert.equal((row.at as Date).toISOString(), "2026-01-02T03:04:05.678Z");
+      assert.deepEqual({ ...row, at: undefined }, { at: undefined, never: null, off: false, on_: true, names: ["x", "y"], n: 5 });
+      const plain = { at: "2026-01-02T03:04:05.678+00:00", never: null, off: 0, on_: 1, names: '["x","y"]', n: 5 };
+      assert.deepEqual(await reader.run(sql, []), [plain], "no kinds: as SQLite gives them");
+    } finally {
+      await reader.close();
+    }
+  });
+
   it("keeps the event loop free while a read runs", async () => {
     const reader = pool({ budgetMs: 60_000 });
     try {
@@ -184,14 +200,16 @@ describe("ReadPool", () => {
       const reader = rankedPool();
       try {
         reader.install("Post:score", await readRanks(reader));
-        // The rows' statement has a value of its own beside @seqs, which drops none of the page's rows here.
+        // The rows' statement has a value of its own beside @seqs, which drops none of the page's
+        // rows here; the reader decodes them (a list, here) as their kinds say.
         const rows = {
-          sql: `SELECT t.seq, t.name FROM "Post" t WHERE t.seq IN (SELECT value FROM json_each(@seqs)) AND t.name <> ? ORDER BY t.score DESC, t.seq DESC`,
+          sql: `SELECT t.seq, json_array(t.name) AS names FROM "Post" t WHERE t.seq IN (SELECT value FROM json_each(@seqs)) AND t.name <> ? ORDER BY t.score DESC, t.seq DESC`,
           values: ["absent"],
+          kinds: [["names", "list"]] as const,
         };
         const shown = (name: string, offset: number, limit: number) =>
           reader.run(MATCHES, [name, 101], { ranked: { name: "Post:score", offset, limit, bound: 100, version: READING.version, rows } });
-        const rowsOf = (name: string, seqs: number[]) => seqs.map((seq) => ({ seq, name }));
+        const rowsOf = (name: string, seqs: number[]) => seqs.map((seq) => ({ seq, names: [name] }));
         const fizz = expected("fizz").slice(5, 9);
         assert.deepEqual(await shown("fizz", 5, 4), [{ count: 13, version: 7, seqs: fizz, rows: rowsOf("fizz", fizz) }]);
         const other = expected("other").slice(0, 4);

@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import type { RowType } from "../rows";
 
 // SQLite reads off the event loop. better-sqlite3 is synchronous: a search that takes 400 ms
 // on the main thread holds up every other request, health checks included, for those 400 ms.
@@ -45,7 +46,7 @@ export type JobKind =
         limit: number;
         bound: number;
         version: string;
-        rows?: { sql: string; values: unknown[] };
+        rows?: { sql: string; values: unknown[]; kinds?: Kinds };
         held?: HeldBits;
         whole?: HeldBits;
       };
@@ -53,10 +54,14 @@ export type JobKind =
   | { ranks: { highest: string; version: string; most: number } }
   | { bits: { into: Int32Array; version: string } };
 
+/** How a read's rows are decoded where they are read (columns.mjs): [column, kind] pairs. */
+export type Kinds = RowType<unknown>["kinds"];
+
 interface Job {
   sql: string;
   values: unknown[];
   kind?: JobKind;
+  kinds?: Kinds;
   resolve: (rows: unknown[]) => void;
   reject: (error: Error) => void;
 }
@@ -91,10 +96,11 @@ export class ReadPool {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
-  run(sql: string, values: unknown[], kind?: JobKind): Promise<unknown[]> {
+  /** A read's rows, decoded by the reader as `kinds` says (a plain read's; a ranked page's rows say their own). */
+  run(sql: string, values: unknown[], kind?: JobKind, kinds?: Kinds): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       if (this.queue.length >= this.options.maxQueue) return reject(new ReadQueueFullError());
-      this.queue.push({ sql, values, kind, resolve, reject });
+      this.queue.push({ sql, values, kind, kinds, resolve, reject });
       this.dispatch();
     });
   }
@@ -175,7 +181,7 @@ export class ReadPool {
       slot.job = job;
       slot.worker.ref();
       if (slot.ready) this.startBudget(slot);
-      slot.worker.postMessage({ sql: job.sql, values: job.values, ...job.kind });
+      slot.worker.postMessage({ sql: job.sql, values: job.values, kinds: job.kinds, ...job.kind });
     }
   }
 

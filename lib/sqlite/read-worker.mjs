@@ -1,12 +1,14 @@
 // One SQLite reader, in a worker thread: it opens the database read-only, says { ready }, then
 // answers each job with { rows } or { error }, keeping its prepared statements. A job is
-// { sql, values }, a plain read; { sql, values, ranked }, a search's matches with its page
+// { sql, values, kinds }, a plain read, its rows decoded as `kinds` says (columns.mjs);
+// { sql, values, ranked }, a search's matches with its page
 // sorted by a table's ranks (below); { sql, values, ranks }, reading those ranks; or
 // { sql, values, bits }, reading a word's rows into its bits. A message { install } gives it
 // ranks or word bits another reader read, and has no answer. Plain JavaScript, loaded
 // by path at run time, so it runs the same under Next.js and the CLI.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { decodeRows } from "./columns.mjs";
 
 const MAX_STATEMENTS = 500;
 const connection = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
@@ -220,7 +222,7 @@ function sortedPage(held, seqs, offset, limit) {
 const rankedPage = connection.transaction((sql, values, { name, offset, limit, bound, version: versionSql, rows, held: narrowed, whole }) => {
   const version = statementFor(versionSql, "pluck").get() ?? null;
   const stale = { count: null, version, seqs: null, rows: null, stale: true };
-  const shown = (page) => (rows && page.length ? statementFor(rows.sql).all(...rows.values, { seqs: JSON.stringify(page) }) : []);
+  const shown = (page) => (rows && page.length ? decodeRows(statementFor(rows.sql).all(...rows.values, { seqs: JSON.stringify(page) }), rows.kinds ?? []) : []);
   const by = whole ?? narrowed;
   // The words' places are those of the bits of the version asked for, which must be the table's now.
   const bits = by && ranks.get(by.name);
@@ -251,7 +253,7 @@ const rankedPage = connection.transaction((sql, values, { name, offset, limit, b
   return { count, version, seqs: page, rows: rows ? shown(page) : null };
 });
 
-parentPort.on("message", ({ sql, values, ranked, ranks: reading, bits, install }) => {
+parentPort.on("message", ({ sql, values, kinds, ranked, ranks: reading, bits, install }) => {
   if (install) {
     ranks.set(install.name, install);
     return;
@@ -260,7 +262,7 @@ parentPort.on("message", ({ sql, values, ranked, ranks: reading, bits, install }
     if (reading) parentPort.postMessage({ rows: [readRanks(sql, values, reading)] });
     else if (bits) parentPort.postMessage({ rows: [readBits(sql, values, bits)] });
     else if (ranked) parentPort.postMessage({ rows: [rankedPage(sql, values, ranked)] });
-    else parentPort.postMessage({ rows: statementFor(sql).all(...values) });
+    else parentPort.postMessage({ rows: decodeRows(statementFor(sql).all(...values), kinds ?? []) });
   } catch (error) {
     parentPort.postMessage({ error: { message: String(error?.message ?? error), code: error?.code } });
   }

@@ -1,0 +1,26 @@
+// How SQLite gives back the column kinds that differ from their row types (lib/rows.ts): times
+// as ISO text, booleans as 0/1, a list (Dialect.listOf) as JSON text. Plain JavaScript, shared
+// by the dialect (rows from Prisma's client and the writer) and the readers (read-worker.mjs),
+// which decode the rows they send: a worker thread's Date is the engine's own, where the
+// server's main thread has Next.js's wrapper of it, and a Date crosses to the main thread as
+// cheaply as its text. NULL stays null.
+
+/** The decoder of each kind that needs one. */
+export const decoders = {
+  time: (value) => new Date(value),
+  bool: (value) => value !== 0,
+  list: (value) => JSON.parse(value),
+};
+
+/** `rows`, decoded in place column by column as `kinds` ([column, kind] pairs) says. */
+export function decodeRows(rows, kinds) {
+  for (const [column, kind] of kinds) {
+    const decoder = decoders[kind];
+    if (!decoder) continue;
+    for (const row of rows) {
+      const value = row[column];
+      if (value !== null) row[column] = decoder(value);
+    }
+  }
+  return rows;
+}
