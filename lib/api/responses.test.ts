@@ -22,6 +22,14 @@ describe("linkHeader", () => {
   it("has only first for an empty list", () => {
     assert.equal(linkHeader(url, pagination(1, 10, 0)), '</api/v1/posts?boardId=b1&page=1&limit=10>; rel="first"');
   });
+  it("carries the cursor on next alone, where the request had it, and the search as it was encoded", () => {
+    const cursored = new URL("http://x/api/v1/posts?search=two%20words+a%2Bb&cursor=old&page=3&limit=20");
+    const known = { total: 100, totalIsExact: false, hasNextPage: true, nextCursor: "new" };
+    assert.equal(
+      linkHeader(cursored, pagination(3, 20, 100, known)),
+      '</api/v1/posts?search=two+words+a%2Bb&page=1&limit=20>; rel="first", </api/v1/posts?search=two+words+a%2Bb&page=2&limit=20>; rel="prev", </api/v1/posts?search=two+words+a%2Bb&cursor=new&page=4&limit=20>; rel="next"',
+    );
+  });
   it("points prev at the last page from past the end", () => {
     assert.match(linkHeader(url, pagination(9, 10, 20)), /page=2&limit=10>; rel="prev"/);
   });
