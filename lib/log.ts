@@ -62,6 +62,11 @@ export function logError(message: string, error: unknown, requestId?: string): v
   logger().error(requestId ? { requestId, err } : { err }, message);
 }
 
+/** Whether request lines are written at all (LOG_LEVEL info or debug), so a caller can skip making them. */
+export function requestsLogged(): boolean {
+  return logger().isLevelEnabled("info");
+}
+
 export function logRequest(record: RequestRecord): void {
   logger().info(record, "request");
 }
