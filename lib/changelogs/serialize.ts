@@ -1,3 +1,4 @@
+import { isoTime } from "../iso-time";
 import type { ChangelogRecord, ChangelogStatus } from "./schemas";
 
 export interface ChangelogRow {
@@ -32,8 +33,8 @@ export function serializeChangelog(row: ChangelogRow): ChangelogRecord {
     content: row.content,
     status: row.status as ChangelogStatus,
     labels: sortLabels(row.labels),
-    publishedAt: row.publishedAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    publishedAt: row.publishedAt ? isoTime(row.publishedAt) : null,
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }

@@ -1,3 +1,4 @@
+import { isoTime } from "../iso-time";
 import type { CommentRecord, CommentRevisionRecord, PostCommentRecord } from "./schemas";
 
 export interface CommentRow {
@@ -19,10 +20,10 @@ export function serializeComment(row: CommentRow): CommentRecord {
     postId: row.postId,
     commentDescription: row.commentDescription,
     pinned: row.pinned,
-    pinnedAt: row.pinnedAt?.toISOString() ?? null,
+    pinnedAt: row.pinnedAt ? isoTime(row.pinnedAt) : null,
     postedById: row.postedById,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 
@@ -49,7 +50,7 @@ export function serializeRevision(row: CommentRevisionRow): CommentRevisionRecor
     version: row.version,
     commentDescription: row.commentDescription,
     pinned: row.pinned,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
     actor: { keyId: row.actorKeyId, name: row.actorName, via: row.via },
   };
 }

@@ -1,3 +1,4 @@
+import { isoTime } from "../iso-time";
 import type { PostRecord } from "./schemas";
 
 export interface PostRow {
@@ -31,7 +32,7 @@ export function serializePost(row: PostRow): PostRecord {
     postedBy: { id: row.postedById, name: row.authorName },
     upvotes: row.upvotes,
     commentCount: row.commentCount,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
