@@ -125,8 +125,8 @@ describe("settleLine", () => {
   test("says each server's CPU over the settle's last seconds, by worker count", () => {
     const line = settleLine(
       context(45, [
-        [1, { seconds: 45, tailSeconds: 5, tailCpuShare: 0.031 }],
-        [2, { seconds: 45, tailSeconds: 5, tailCpuShare: 0.12 }],
+        [1, { tailSeconds: 5, tailCpuShare: 0.031 }],
+        [2, { tailSeconds: 5, tailCpuShare: 0.12 }],
       ]),
     );
     assert.match(line, /had 45 s before its first run/);

@@ -220,7 +220,6 @@ function targets(rows: Row[]): string[] {
 
 /** A server's settling after its start (run.ts's settle): the server's CPU over its last seconds, a share of one core. */
 export interface Settled {
-  seconds: number;
   tailSeconds: number;
   tailCpuShare: number;
 }
