@@ -550,7 +550,8 @@ async function settle(server: Server, key: string, list: Scenario[], seconds: nu
   }
   tail ??= { at: started, cpu: readCpu(server) };
   const spent = cpuSpent(tail.cpu, readCpu(server));
-  return { tailSeconds: (Date.now() - tail.at) / 1000, tailCpuShare: (spent.server + spent.dispatcher) / Math.max(1, Date.now() - tail.at) };
+  const tailMsSpent = Math.max(1, Date.now() - tail.at);
+  return { tailSeconds: tailMsSpent / 1000, tailCpuShare: (spent.server + spent.dispatcher) / tailMsSpent };
 }
 
 /**

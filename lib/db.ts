@@ -146,7 +146,7 @@ export interface ReadOptions {
 export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: ReadOptions = {}): Promise<T[]> {
   const values = query.values.map(dialect.encode);
   // SQLite's readers decode the rows they read (lib/sqlite/columns.mjs).
-  if (dialect.engine === "sqlite") return (await sqliteReadPool().run(query.sql, values, undefined, type.kinds)) as T[];
+  if (dialect.engine === "sqlite") return (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds })) as T[];
   const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(query.text) : undefined, text: query.text, values });
   return decode(rows, type);
 }

@@ -69,6 +69,14 @@ describe("LOG_FORMAT=text", () => {
   });
 });
 
+it("says whether request lines are written, so the API can skip making them above info", () => {
+  const gate = `log.log("error", String(log.requestsLogged()));`;
+  for (const [level, written] of [["debug", "true"], ["info", "true"], ["warn", "false"], ["error", "false"]] as const) {
+    const lines = logsOf({ LOG_FORMAT: "json", LOG_LEVEL: level }, gate);
+    assert.deepEqual(lines.map((l) => JSON.parse(l).msg), [written], level);
+  }
+});
+
 it("LOG_LEVEL drops what is below it", () => {
   const lines = logsOf({ LOG_FORMAT: "json", LOG_LEVEL: "warn" }, `${request} log.log("debug", "quiet"); log.log("warn", "loud");`);
   assert.deepEqual(

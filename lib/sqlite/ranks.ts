@@ -98,7 +98,7 @@ export interface PageRows<T> {
   type: RowType<T>;
 }
 
-/** A ranked listing's job (read-worker.mjs), and the page's rows decoded from its answer. */
+/** A ranked listing's job (read-worker.mjs), and the page's rows (decoded by the reader) from its answer. */
 function rankedReader<T>(order: RankedOrder, offset: number, limit: number, bound: number, rows: PageRows<T> | undefined) {
   const { pool, values } = sqliteReaders();
   const ranked = {
@@ -116,11 +116,11 @@ function rankedReader<T>(order: RankedOrder, offset: number, limit: number, boun
   };
   // As many rows as seqs, always, in one read transaction; the check costs nothing. The reader
   // decoded them (lib/sqlite/columns.mjs).
-  const decoded = (found: RankedMatches<unknown>): RankedMatches<T> => {
+  const withRows = (found: RankedMatches<unknown>): RankedMatches<T> => {
     const shown = rows && found.rows && found.seqs && found.rows.length === found.seqs.length ? (found.rows as T[]) : null;
     return { ...found, rows: shown };
   };
-  return { run, decoded };
+  return { run, withRows };
 }
 
 /**
@@ -138,12 +138,12 @@ export async function rankedMatches<T = never>(
   rows?: PageRows<T>,
   narrowed?: Narrowed,
 ): Promise<RankedMatches<T>> {
-  const { run, decoded } = rankedReader(order, offset, limit, bound, rows);
+  const { run, withRows } = rankedReader(order, offset, limit, bound, rows);
   const listed = (matches: Prisma.Sql) => Prisma.sql`${matches} LIMIT ${bound + 1}`;
   // The word bits were of another version by the time the reader listed: list every term.
   let found = narrowed && (await run(listed(narrowed.matches), { held: heldBits(order.table, narrowed) }));
   if (!found || found.stale) found = await run(listed(matches), {});
-  return decoded(found);
+  return withRows(found);
 }
 
 /**
@@ -163,9 +163,9 @@ export async function matchesByBits<T = never>(
   bound: number,
   rows?: PageRows<T>,
 ): Promise<RankedMatches<T> | null> {
-  const { run, decoded } = rankedReader(order, offset, limit, bound, rows);
+  const { run, withRows } = rankedReader(order, offset, limit, bound, rows);
   const found = await run(Prisma.empty, { whole: heldBits(order.table, bits) });
-  return found.stale ? null : decoded(found);
+  return found.stale ? null : withRows(found);
 }
 
 const heldBits = (table: Table, { version, terms }: Omit<Narrowed, "matches">): HeldBits => ({ name: bitsName(table), version, terms });

@@ -39,7 +39,7 @@ describe("ReadPool", () => {
     try {
       const sql = `SELECT '2026-01-02T03:04:05.678+00:00' AS at, NULL AS never, 0 AS off, 1 AS on_, json_array('x', 'y') AS names, 5 AS n`;
       const kinds = [["at", "time"], ["never", "time"], ["off", "bool"], ["on_", "bool"], ["names", "list"], ["n", "int"]] as const;
-      const [row] = (await reader.run(sql, [], undefined, kinds)) as Record<string, unknown>[];
+      const [row] = (await reader.run(sql, [], { kinds })) as Record<string, unknown>[];
       assert.ok(row?.at instanceof Date, "a time is a Date");
       assert.equal((row.at as Date).toISOString(), "2026-01-02T03:04:05.678Z");
       assert.deepEqual({ ...row, at: undefined }, { at: undefined, never: null, off: false, on_: true, names: ["x", "y"], n: 5 });

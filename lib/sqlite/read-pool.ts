@@ -24,13 +24,6 @@ export class ReadQueueFullError extends Error {
   }
 }
 
-/**
- * What a job asks of its reader beside its statement (read-worker.mjs): a ranked page (its
- * matches narrowed, where `held` is given, to those holding a word of each of `terms`, by the
- * places of those words in the word bits named, of the version given; or, where `whole` is
- * given, no statement run and the matches found by the bits alone), ranks to read, or a word's
- * rows to read into its bits.
- */
 /** Words' places in the word bits named, each of `terms` a list of places of which a row holds one, as of `version`. */
 export interface HeldBits {
   name: string;
@@ -38,6 +31,14 @@ export interface HeldBits {
   terms: number[][];
 }
 
+/**
+ * What a job asks of its reader beside its statement (read-worker.mjs): a ranked page (its
+ * matches narrowed, where `held` is given, to those holding a word of each of `terms`, by the
+ * places of those words in the word bits named, of the version given; or, where `whole` is
+ * given, no statement run and the matches found by the bits alone), ranks to read, a word's rows
+ * to read into its bits, or a plain read whose rows the reader decodes as `kinds` says
+ * (columns.mjs).
+ */
 export type JobKind =
   | {
       ranked: {
@@ -52,7 +53,8 @@ export type JobKind =
       };
     }
   | { ranks: { highest: string; version: string; most: number } }
-  | { bits: { into: Int32Array; version: string } };
+  | { bits: { into: Int32Array; version: string } }
+  | { kinds: Kinds };
 
 /** How a read's rows are decoded where they are read (columns.mjs): [column, kind] pairs. */
 export type Kinds = RowType<unknown>["kinds"];
@@ -61,7 +63,6 @@ interface Job {
   sql: string;
   values: unknown[];
   kind?: JobKind;
-  kinds?: Kinds;
   resolve: (rows: unknown[]) => void;
   reject: (error: Error) => void;
 }
@@ -96,11 +97,10 @@ export class ReadPool {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
-  /** A read's rows, decoded by the reader as `kinds` says (a plain read's; a ranked page's rows say their own). */
-  run(sql: string, values: unknown[], kind?: JobKind, kinds?: Kinds): Promise<unknown[]> {
+  run(sql: string, values: unknown[], kind?: JobKind): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       if (this.queue.length >= this.options.maxQueue) return reject(new ReadQueueFullError());
-      this.queue.push({ sql, values, kind, kinds, resolve, reject });
+      this.queue.push({ sql, values, kind, resolve, reject });
       this.dispatch();
     });
   }
@@ -181,7 +181,7 @@ export class ReadPool {
       slot.job = job;
       slot.worker.ref();
       if (slot.ready) this.startBudget(slot);
-      slot.worker.postMessage({ sql: job.sql, values: job.values, kinds: job.kinds, ...job.kind });
+      slot.worker.postMessage({ sql: job.sql, values: job.values, ...job.kind });
     }
   }
 
