@@ -129,9 +129,10 @@ function preparedName(text: string): string | undefined {
 
 export interface ReadOptions {
   /**
-   * A read whose best plan is the same whatever its values (a row by its key): on PostgreSQL
-   * it is kept prepared (see preparedName). Not for searches and lists, whose plan depends on
-   * the term or the page: a plan kept for one value would serve all of them.
+   * A read whose best plan is the same whatever its values (a row by its key, a search's words
+   * in the table of words): on PostgreSQL it is kept prepared (see preparedName). Not for
+   * searches and lists, whose plan depends on the term or the page: a plan kept for one value
+   * would serve all of them.
    */
   lookup?: boolean;
 }

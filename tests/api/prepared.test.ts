@@ -15,12 +15,15 @@ interface Probe {
   durableCommit: string | null;
   relaxedCommit: string | null;
   jit: { read: string; prisma: string } | null;
+  searches: number[];
+  readNames: { name: string; statement: string }[];
 }
 
 async function probe(databaseUrl: string): Promise<Probe> {
   const { stdout } = await promisify(execFile)(process.execPath, scriptArgs("tests/support/prepared-probe.ts"), {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    // One connection, so that what the probe asks of it last is what its reads left there.
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: "1" },
   });
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as Probe;
 }
@@ -41,6 +44,8 @@ describe("statements kept prepared, and commits that need not wait for the disk 
     if (testEngine() === "sqlite") {
       // SQLite's writer and read workers keep their statements themselves; nothing to ask.
       assert.deepEqual(direct.names, []);
+      assert.deepEqual(direct.readNames, []);
+      assert.deepEqual(direct.searches, [0, 0]);
       assert.equal(direct.relaxedCommit, null);
       return;
     }
@@ -56,9 +61,17 @@ describe("statements kept prepared, and commits that need not wait for the disk 
 
     assert.deepEqual(direct.jit, { read: "off", prisma: "off" }, "no query is compiled just in time");
 
+    // A search's words are looked up by a kept statement, one text per number of terms: the
+    // search of two terms left one, the search of five (past PREPARED_TERMS) none.
+    assert.deepEqual(direct.searches, [0, 0]);
+    const wordLookups = direct.readNames.filter((n) => n.statement.includes('"SearchWord"'));
+    assert.equal(wordLookups.length, 1, JSON.stringify(direct.readNames));
+    assert.equal(wordLookups[0]?.statement.match(/LIKE/g)?.length, 2, "the kept one is the two terms'");
+
     const pooled = await probe(`${database.url}${database.url.includes("?") ? "&" : "?"}pgbouncer=true`);
     assert.equal(pooled.count, 0);
     assert.deepEqual(pooled.names, [], "behind a pooler that cannot keep them, nothing stays prepared");
+    assert.deepEqual(pooled.readNames, [], "the reads' connection keeps nothing either");
     // Nor is JIT turned off by a startup option, which such a pooler may refuse: PostgreSQL's default holds.
     assert.deepEqual(pooled.jit, { read: "on", prisma: "on" });
   });

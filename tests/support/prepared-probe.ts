@@ -1,10 +1,12 @@
 // Run as a script by tests/api/prepared.test.ts, with DATABASE_URL set: a key lookup and a
 // transaction through lib/db.ts, then what the transaction's connection keeps prepared, how
-// transactions commit and whether queries are compiled just in time (on PostgreSQL). Prints one
-// line of JSON.
+// transactions commit, whether queries are compiled just in time, and what the reads'
+// connection keeps prepared after two searches (on PostgreSQL). Prints one line of JSON.
 import { db, Prisma, read, transact } from "../../lib/db";
 import { rowType } from "../../lib/rows";
 import { dialect } from "../../lib/dialect";
+import { listPosts } from "../../lib/posts/queries";
+import { listPostsQuery } from "../../lib/posts/schemas";
 
 const keyRow = rowType<{ id: string }>({});
 
@@ -31,7 +33,18 @@ async function main() {
           prisma: (await db.$queryRaw<{ jit: string }[]>`SHOW jit`)[0]?.jit,
         }
       : null;
-  console.log(JSON.stringify({ keys: keys.length, ...prepared, durableCommit: await commit(true), relaxedCommit: await commit(false), jit }));
+  // What the reads' connection keeps prepared after a search of two terms and one of five:
+  // the words of the first are looked up by a kept statement, those of the second are not.
+  // The test gives the pool one connection (DATABASE_POOL_SIZE), so every read runs on it.
+  const searched = async (search: string) => (await listPosts(listPostsQuery.parse({ search }))).total;
+  const searches = [await searched("okta reports"), await searched("one two three four five")];
+  const readNames =
+    dialect.engine === "postgres"
+      ? await read(Prisma.sql`SELECT "name", "statement" FROM pg_prepared_statements ORDER BY "name"`, rowType<{ name: string; statement: string }>({}))
+      : [];
+  console.log(
+    JSON.stringify({ keys: keys.length, ...prepared, durableCommit: await commit(true), relaxedCommit: await commit(false), jit, searches, readNames }),
+  );
 }
 
 main().then(
