@@ -62,11 +62,11 @@ describe("statements kept prepared, and commits that need not wait for the disk 
     assert.deepEqual(direct.jit, { read: "off", prisma: "off" }, "no query is compiled just in time");
 
     // A search's words are looked up by a kept statement, one text per number of terms: the
-    // search of two terms left one, the search of five (past PREPARED_TERMS) none.
+    // search of four terms (PREPARED_TERMS) left one, the search of five none.
     assert.deepEqual(direct.searches, [0, 0]);
     const wordLookups = direct.readNames.filter((n) => n.statement.includes('"SearchWord"'));
     assert.equal(wordLookups.length, 1, JSON.stringify(direct.readNames));
-    assert.equal(wordLookups[0]?.statement.match(/LIKE/g)?.length, 2, "the kept one is the two terms'");
+    assert.equal(wordLookups[0]?.statement.match(/LIKE/g)?.length, 4, "the kept one is the four terms'");
 
     const pooled = await probe(`${database.url}${database.url.includes("?") ? "&" : "?"}pgbouncer=true`);
     assert.equal(pooled.count, 0);
