@@ -8,7 +8,7 @@ import { ReadQueueFullError, ReadTimeoutError } from "./sqlite/read-pool";
 // the driver's), so every layer's codes are gathered before deciding.
 
 /** SQLite's "someone else holds the lock" (the adapter reports it as a socket timeout). */
-const LOCK_CODES = new Set(["SQLITE_BUSY", "SQLITE_BUSY_RECOVERY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED", "SocketTimeout"]);
+const LOCK_CODES = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED", "SocketTimeout"]);
 
 const UNAVAILABLE_CODES = new Set([
   ...LOCK_CODES,

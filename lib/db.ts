@@ -10,7 +10,6 @@ import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { RowType } from "./rows";
-import { KeyReader } from "./sqlite/key-reader";
 import { ReadPool } from "./sqlite/read-pool";
 import { SqliteWriter } from "./sqlite/writer";
 
@@ -40,12 +39,7 @@ function createClient(): Db {
 export const db: Db = globalForDb.feedbackDb ?? createClient();
 globalForDb.feedbackDb = db;
 
-const globalForReader = globalThis as unknown as {
-  feedbackReadPool?: ReadPool;
-  feedbackKeyReader?: KeyReader;
-  feedbackPgReadPool?: pg.Pool;
-  feedbackWriter?: SqliteWriter;
-};
+const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool; feedbackPgReadPool?: pg.Pool; feedbackWriter?: SqliteWriter };
 
 function sqliteReadPool(): ReadPool {
   if (!globalForReader.feedbackReadPool) {
@@ -60,14 +54,6 @@ function sqliteReadPool(): ReadPool {
     });
   }
   return globalForReader.feedbackReadPool;
-}
-
-function sqliteKeyReader(): KeyReader {
-  if (!globalForReader.feedbackKeyReader) {
-    const config = env();
-    globalForReader.feedbackKeyReader = new KeyReader({ file: sqlitePath(config.DATABASE_URL), mmapBytes: config.SQLITE_MMAP_MB * 1024 * 1024 });
-  }
-  return globalForReader.feedbackKeyReader;
 }
 
 /**
@@ -149,13 +135,6 @@ export interface ReadOptions {
    * would serve all of them.
    */
   lookup?: boolean;
-  /**
-   * A read of a few rows, each found by a unique key (an API key by its hash, a table's
-   * version, a row by its id); a lookup as well. On SQLite it runs on the event loop
-   * (lib/sqlite/key-reader.ts): microseconds, where a reader thread's round trip cost more than
-   * the read. Never a list, a search or a scan: those would hold the event loop.
-   */
-  byKey?: boolean;
 }
 
 /**
@@ -167,14 +146,9 @@ export interface ReadOptions {
  */
 export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: ReadOptions = {}): Promise<T[]> {
   const values = query.values.map(dialect.encode);
-  if (dialect.engine === "sqlite") {
-    // Where SQLite says busy (key-reader.ts), the read goes to a reader thread, which may wait.
-    const rows = options.byKey ? sqliteKeyReader().read(query.sql, values, type.kinds) : undefined;
-    // SQLite's readers decode the rows they read (lib/sqlite/columns.mjs).
-    return (rows ?? (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds }))) as T[];
-  }
-  const lookup = options.lookup || options.byKey;
-  const { rows } = await postgresPool().query({ name: lookup ? preparedName(query.text) : undefined, text: query.text, values });
+  // SQLite's readers decode the rows they read (lib/sqlite/columns.mjs).
+  if (dialect.engine === "sqlite") return (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds })) as T[];
+  const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(query.text) : undefined, text: query.text, values });
   return decode(rows, type);
 }
 
@@ -292,8 +266,6 @@ export async function writeAll(tx: Statements, writes: Prisma.Sql[]): Promise<vo
 export async function closeConnections(): Promise<void> {
   globalForReader.feedbackWriter?.close();
   globalForReader.feedbackWriter = undefined;
-  globalForReader.feedbackKeyReader?.close();
-  globalForReader.feedbackKeyReader = undefined;
   await globalForReader.feedbackReadPool?.close();
   globalForReader.feedbackReadPool = undefined;
   await globalForReader.feedbackPgReadPool?.end();

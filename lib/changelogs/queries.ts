@@ -296,7 +296,7 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
 
 export async function getChangelog(id: string) {
   const rows = await read(Prisma.sql`SELECT ${COLUMNS}, ${labelsOf("t", dialect)} FROM "Changelog" t WHERE t."id" = ${id}`, changelogRow, {
-    byKey: true,
+    lookup: true,
   });
   return rows[0] ? serializeChangelog(rows[0]) : null;
 }

@@ -47,7 +47,7 @@ export async function listPostComments(postId: string, query: ListCommentsQuery)
 
 /** One comment's record and its version (its ETag), or null. */
 export async function findComment(id: string) {
-  const [row] = await read(Prisma.sql`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}`, commentRow, { byKey: true });
+  const [row] = await read(Prisma.sql`SELECT ${COMMENT_COLUMNS} FROM "Comment" WHERE "id" = ${id}`, commentRow, { lookup: true });
   return row ? { comment: serializeComment(row), version: row.version } : null;
 }
 

@@ -421,6 +421,6 @@ const keyOf = (sortBy: SortBy, row: PostRow): SortKey =>
   sortBy === "top" ? [row.upvotes, row.createdAt, row.id] : [row.createdAt, row.id];
 
 export async function getPost(id: string) {
-  const rows = await read(Prisma.sql`${selectPost(Prisma.sql`"Post" p`, dialect)} WHERE p."id" = ${id}`, postRow, { byKey: true });
+  const rows = await read(Prisma.sql`${selectPost(Prisma.sql`"Post" p`, dialect)} WHERE p."id" = ${id}`, postRow, { lookup: true });
   return rows[0] ? serializePost(rows[0]) : null;
 }
