@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { storedTime } from "../tests/support/sql";
-import { Prisma } from "./db";
 import { postgres, sqlite } from "./dialect";
 
 describe("SQLite values", () => {
@@ -109,23 +108,6 @@ describe("PostgreSQL's searches by words", () => {
     assert.match(changelogs?.text.replace(/\s+/g, " ") ?? "", /WHERE r\."table" = \$\d+ AND r\."word" = h\."word" AND r\."statusId" = \$\d+\), 0\) END AS "rows"/);
     assert.deepEqual(changelogs?.values.slice(0, 3), [65, "Changelog", "Draft"]);
     assert.match(postgres.wordsHolding("Post", ["okta"], 65)?.text ?? "", /NULL::bigint AS "rows"/);
-  });
-
-  it("count the rows holding either of two words as their kept counts less the rows the index finds holding both, in one statement", () => {
-    const board = Prisma.sql`t."boardId" = ${"b1"}`;
-    const either = postgres.eitherWordRows("Post", ["okta", "oktas"], { boardId: "b1" }, [board]);
-    const text = either?.text.replace(/\s+/g, " ") ?? "";
-    const kept = (n: number) => `(SELECT coalesce(sum(r."rows"), 0) FROM "SearchWordRows" r WHERE r."table" = $${n} AND r."word" = $${n + 1} AND r."boardId" = $${n + 2})`;
-    assert.equal(
-      text,
-      `SELECT (${kept(1)} + ${kept(4)} - (SELECT count(*) FROM "Post" t WHERE t."boardId" = $7 AND "search_words"(t."searchText") @> ARRAY[$8, $9]::text[]))::bigint AS "total"`,
-    );
-    assert.deepEqual(either?.values, ["Post", "okta", "b1", "Post", "oktas", "b1", "b1", "okta", "oktas"]);
-    // No filter: every board's and status's counts, and every row.
-    const all = postgres.eitherWordRows("Changelog", ["okta", "oktas"], {}, [])?.text.replace(/\s+/g, " ") ?? "";
-    assert.match(all, /r\."word" = \$2\) \+ /);
-    assert.match(all, /FROM "Changelog" t WHERE "search_words"\(t\."searchText"\) @> ARRAY\[\$5, \$6\]::text\[\]\)\)::bigint AS "total"$/);
-    assert.equal(sqlite.eitherWordRows("Post", ["okta", "oktas"], {}, []), null);
   });
 });
 

@@ -100,20 +100,12 @@ export interface Dialect {
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
   /**
-   * How many rows, among those on the board and with the status of `filters` (which
-   * `conditions`, on alias t, select), hold either of two words ("total"): each word's rows from
-   * the counts the writes keep, less the rows that hold both, which the word index finds by
-   * intersecting the two words' lists; one statement, so all three are counted at one moment.
-   * Null where no such counts are kept (SQLite).
+   * How many rows of `table` hold, for each group of `keys`, one of its keys ("total", at most
+   * `limit` + 1): a group is a term's words, or a filter's keys (bitsKey: a board, a status, any
+   * of a list's labels), from bitmaps of each key's rows that the writes keep; one statement, at
+   * one moment. Null where no such bitmaps are kept (SQLite), or where a group is empty.
    */
-  eitherWordRows(table: SearchTable, words: readonly [string, string], filters: WordFilters, conditions: Prisma.Sql[]): Prisma.Sql | null;
-  /**
-   * How many posts on the board and with the status of `filters` hold, for each term, one of
-   * its words ("total", at most `limit` + 1), from bitmaps of each word's, board's and status's
-   * posts that the writes keep; one statement, at one moment. Null where no such bitmaps are
-   * kept (SQLite).
-   */
-  countByWordBits(termWords: readonly (readonly string[])[], filters: WordFilters, limit: number): Prisma.Sql | null;
+  countByWordBits(table: SearchTable, keys: readonly (readonly string[])[], limit: number): Prisma.Sql | null;
   /**
    * A post's board and status, both given, as one condition that the word index serves as one
    * key (PostgreSQL: the word_index_board_status migration), for counting a search by words with
@@ -242,6 +234,13 @@ export function filterKey(kind: KeyKind, ...values: [string, ...string[]]): stri
 }
 
 /**
+ * The key of a filter's value in PostgreSQL's bitmaps (the post_word_bits and
+ * changelog_word_bits migrations): "board:<id>", "status:<id>" (a post with none: "status:"),
+ * "label:<folded name>". No word is such a key: "search_words" cuts at ":".
+ */
+export const bitsKey = (kind: "board" | "status" | "label", value: string): string => `${kind}:${value}`;
+
+/**
  * An FTS5 query that every term must match, each as a quoted phrase. With the trigram
  * tokenizer (case-sensitive, over folded text) a phrase of three or more characters matches
  * exactly the rows that contain it as a substring, so for such terms the index alone answers.
@@ -342,7 +341,6 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
-  eitherWordRows: () => null,
   countByWordBits: () => null,
   boardAndStatus: () => null,
   shortTermShares: () => null,
@@ -466,23 +464,16 @@ export const postgres: Dialect = {
     return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
       FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
   },
-  eitherWordRows(table, [first, second], filters, conditions) {
-    const kept = (word: string) => Prisma.sql`(SELECT coalesce(sum(r."rows"), 0) FROM "SearchWordRows" r
-      WHERE r."table" = ${table} AND r."word" = ${word}${keptFilters(filters)})`;
-    const both = Prisma.sql`"search_words"(t."searchText") @> ARRAY[${first}, ${second}]::text[]`;
-    return Prisma.sql`SELECT (${kept(first)} + ${kept(second)} - (SELECT count(*) FROM ${Prisma.raw(`"${table}"`)} t
-      WHERE ${Prisma.join([...conditions, both], " AND ")}))::bigint AS "total"`;
-  },
-  // The post_word_bits migration's bitmaps: each term's words ORed chunk by chunk, the terms,
-  // board and status ANDed, the bits counted. A chunk that lacks a term's words holds none of
-  // its posts, so the joins keep only chunks every term has.
-  countByWordBits(termWords, { boardId, statusId }, limit) {
-    if (!termWords.length || termWords.some((words) => !words.length)) return null;
-    const keys = [...termWords, ...(boardId ? [[`board:${boardId}`]] : []), ...(statusId ? [[`status:${statusId}`]] : [])];
-    const term = (words: readonly string[], n: number) =>
-      Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM "PostWordBits" WHERE "word" IN (${Prisma.join(words)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
+  // The post_word_bits and changelog_word_bits migrations' bitmaps: each group's keys ORed chunk
+  // by chunk, the groups ANDed, the bits counted. A chunk that lacks a group's keys holds none of
+  // its rows, so the joins keep only chunks every group has.
+  countByWordBits(table, keys, limit) {
+    if (!keys.length || keys.some((group) => !group.length)) return null;
+    const bitmaps = Prisma.raw(`"${table}WordBits"`);
+    const group = (keys: readonly string[], n: number) =>
+      Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM ${bitmaps} WHERE "word" IN (${Prisma.join(keys)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
     const joined = Prisma.join(
-      keys.map((words, n) => (n ? Prisma.sql` JOIN ${term(words, n)} USING ("chunk")` : term(words, n))),
+      keys.map((words, n) => (n ? Prisma.sql` JOIN ${group(words, n)} USING ("chunk")` : group(words, n))),
       "",
     );
     const bits = Prisma.raw(keys.map((_, n) => `t${n}."bits"`).join(" & "));

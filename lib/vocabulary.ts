@@ -4,7 +4,6 @@ import { Prisma, read } from "./db";
 import { type Dialect, dialect, type Expansions, isShort, type SearchTable, type WordFilters } from "./dialect";
 import { log } from "./log";
 import { rowType } from "./rows";
-import { readCount } from "./sql";
 import { dataVersionColumn, SEARCH_TOTAL_LIMIT, versionOf } from "./totals";
 import { workerShare } from "./worker-share";
 import { wordBitsAt } from "./sqlite/word-bits";
@@ -369,31 +368,6 @@ function keptWordsOf(plan: TermPlan, term: string, filters: WordFilters): { word
   const words = plan.words?.get(term);
   const counted = plan.wordRows;
   return words?.length && counted && sameFilters(counted.filters, filters) ? { words, rows: counted.rows } : undefined;
-}
-
-/**
- * A search's bounded count, when its one term lies in exactly two words and PostgreSQL keeps
- * counts of words by the list's filters (planTerms read them with the plan): each word's kept
- * count less the rows holding both (Dialect.eitherWordRows), `conditions` (on alias t) being
- * those filters. It reads only the rows of the two words' intersection, where counting the
- * term reads every match up to the bound. Undefined otherwise, and the search is counted. For
- * drawn words with board and/or status at a million posts, a term in two words took 4-9 ms
- * that way against 11-21 counted, warm; one in three words, through its three pairs and the
- * triple, about as long as counted (16-32 ms), so it is counted.
- */
-export async function countFromTwoWords(
-  table: SearchTable,
-  plan: TermPlan | undefined,
-  terms: string[],
-  filters: WordFilters | null,
-  conditions: Prisma.Sql[],
-): Promise<number | undefined> {
-  const [term, ...others] = terms;
-  if (!plan || term === undefined || others.length || !filters || plan.rows) return undefined;
-  const [first, second, ...more] = keptWordsOf(plan, term, filters)?.words ?? [];
-  if (first === undefined || second === undefined || more.length) return undefined;
-  const sql = dialect.eitherWordRows(table, [first, second], filters, conditions);
-  return sql ? Math.min(await readCount(sql), SEARCH_TOTAL_LIMIT + 1) : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { dialects } from "../dialect";
-import { changelogKeys, changelogWhere, countSql, pageSql, scanFinds, walkFinds } from "./queries";
+import { bitsCountSql, changelogKeys, changelogWhere, countSql, pageSql, scanFinds, walkFinds } from "./queries";
 import type { ListChangelogsQuery } from "./schemas";
 
 // The SQL each engine gets for a changelog list; see the comments in queries.ts for why each
@@ -186,5 +186,31 @@ describe("changelog count SQL on PostgreSQL", () => {
     assert.match(count({ labels: ["API"] }), /"search_words"\(t\."searchText"\) && ARRAY\[\?,\?\]/);
     // With no status or labels, by LIKE unless the words are rare (the plan's expansions); with ids, as before.
     for (const over of [{}, { id: ["c1"], status: "Draft" as const }]) assert.match(count(over), /t\."searchText" LIKE \?/);
+  });
+
+  it("counts terms all found by their words from the bitmaps of their words, status and labels", () => {
+    const d = dialects.postgres;
+    const words = new Map([["ebhoo", ["webhook", "webhooks"]], ["mode", ["mode"]]]);
+    const group = (n: number, keys: string) =>
+      `(SELECT "chunk", bit_or("bits") AS "bits" FROM "ChangelogWordBits" WHERE "word" IN (${keys}) GROUP BY "chunk") t${n}`;
+    const count = bitsCountSql(query({ search: "ebhoo mode", status: "Draft", labels: ["API", "Fixed", "api"] }), ["ebhoo", "mode"], words, d);
+    assert.equal(
+      oneLine(count?.sql ?? ""),
+      `SELECT LEAST(coalesce(sum(bit_count(t0."bits" & t1."bits" & t2."bits" & t3."bits")), 0), ?)::bigint AS "total" FROM ${group(0, "?,?")} JOIN ${group(1, "?")} USING ("chunk") JOIN ${group(2, "?")} USING ("chunk") JOIN ${group(3, "?,?")} USING ("chunk")`,
+    );
+    // Any of the labels, each folded once.
+    assert.deepEqual(count?.values, [10_001, "webhook", "webhooks", "mode", "status:Draft", "label:api", "label:fixed"]);
+    assert.deepEqual(bitsCountSql(query({ search: "mode" }), ["mode"], words, d)?.values, [10_001, "mode"]);
+    // Ids, a term whose words are not known (a short one), no words read, no search, or SQLite: none.
+    const none: [Partial<ListChangelogsQuery>, string[], Map<string, string[]> | undefined, typeof d][] = [
+      [{ id: ["c1"], status: "Draft" }, ["mode"], words, d],
+      [{}, ["mode", "xj"], words, d],
+      [{}, ["mode"], undefined, d],
+      [{ status: "Draft" }, [], words, d],
+      [{}, ["mode"], words, dialects.sqlite],
+    ];
+    for (const [over, terms, known, dialect] of none) {
+      assert.equal(bitsCountSql(query({ search: terms.join(" "), ...over }), terms, known, dialect), null, `${JSON.stringify(over)} ${terms}`);
+    }
   });
 });

@@ -1,13 +1,13 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions, filterKey } from "../dialect";
+import { bitsKey, type Dialect, dialect, type Expansions, filterKey } from "../dialect";
 import { rowType } from "../rows";
 import { fold, searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
 import { after, decodeCursor, encodeCursor, orderBy, type SortOrder } from "../keyset";
 import { matchesByBits, type Narrowed, PAGE_SEQS, type RankedMatches, type RankedOrder, rankedMatches, ranksAt } from "../sqlite/ranks";
 import { boundedCount, dataVersionColumn, exactTotal, type ListPage, listTotal, SEARCH_TOTAL_LIMIT, type VersionedRow } from "../totals";
-import { countFromTwoWords, countFromWords, heldKeys, heldPlaces, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
+import { countFromWords, heldKeys, heldPlaces, type Listed, listWithTermPlan, type TermPlan, termRowsOf, type WordFilters } from "../vocabulary";
 import type { ChangelogRecord, ListChangelogsQuery } from "./schemas";
 import { type ChangelogRow, serializeChangelog } from "./serialize";
 
@@ -119,6 +119,27 @@ export function countSql(
   if (fromIndex) return boundedCount(fromIndex);
   const counted = keys?.length && words?.size ? new Map([...(expansions ?? []), ...words]) : expansions;
   return boundedCount(Prisma.sql`SELECT 1 FROM "Changelog" t ${changelogWhere(query, d, { expansions: counted, counting: true })}`);
+}
+
+/**
+ * A search's count from the bitmaps of its words', status's and labels' changelogs
+ * (Dialect.countByWordBits, the changelog_word_bits migration), or null: where every term is
+ * found through its words (`words`, PostgreSQL's) and no filter but status and labels is set.
+ * It reads no changelog, where the word index's count reads each match's row to see whether it
+ * is visible (at a million posts, drawn words with status and/or labels: 2.5 of the 4.5 ms a
+ * request took the database, one at a time).
+ */
+export function bitsCountSql(query: ListChangelogsQuery, terms: string[], words: Expansions | undefined, d: Dialect = dialect): Prisma.Sql | null {
+  if (!terms.length || !words || changelogKeys(query, d) === null) return null;
+  return d.countByWordBits(
+    "Changelog",
+    [
+      ...terms.map((term) => words.get(term) ?? []),
+      ...(query.status ? [[bitsKey("status", query.status)]] : []),
+      ...(query.labels ? [[...new Set(query.labels.map(fold))].map((name) => bitsKey("label", name))] : []),
+    ],
+    SEARCH_TOTAL_LIMIT,
+  );
 }
 
 /** A page of the changelog list, as the API shows it. */
@@ -240,8 +261,8 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
     const bitsCount = (await foundBits())?.count;
     if (bitsCount !== undefined) return bitsCount;
     if (ranked) return (await listed(ranked)).count;
-    const status = filters?.statusId ? [Prisma.sql`t."status" = ${filters.statusId}`] : [];
-    return (await countFromTwoWords("Changelog", plan, terms, filters, status)) ?? readCount(countSql(query, search, expansions, dialect, plan?.words));
+    const fromBits = bitsCountSql(query, terms, plan?.words);
+    return readCount(fromBits ?? countSql(query, search, expansions, dialect, plan?.words));
   };
   const total = (known?: number) => exactTotal("Changelog", where, countMatches, known);
   // Where searches are planned by hand (SQLite), a search counts first, as the post list does:

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma, read } from "../db";
-import { type Dialect, dialect, type Expansions, filterKey, type WordFilters } from "../dialect";
+import { bitsKey, type Dialect, dialect, type Expansions, filterKey, type WordFilters } from "../dialect";
 import { rowType } from "../rows";
 import { searchTerms } from "../search";
 import { pageOffset, readCount, tableRows, where } from "../sql";
@@ -173,9 +173,14 @@ export function countSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql {
  */
 export function bitsCountSql(filter: PostFilter, d: Dialect = dialect): Prisma.Sql | null {
   if (!filter.wordFilters || !filter.terms.length) return null;
+  const { boardId, statusId } = filter.wordFilters;
   return d.countByWordBits(
-    filter.terms.map((t) => filter.words?.get(t) ?? []),
-    filter.wordFilters,
+    "Post",
+    [
+      ...filter.terms.map((t) => filter.words?.get(t) ?? []),
+      ...(boardId ? [[bitsKey("board", boardId)]] : []),
+      ...(statusId ? [[bitsKey("status", statusId)]] : []),
+    ],
     SEARCH_TOTAL_LIMIT,
   );
 }

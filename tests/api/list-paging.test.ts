@@ -150,22 +150,26 @@ async function wordRowsKept(table: "Post" | "Changelog", label: string): Promise
 }
 
 /**
- * PostgreSQL keeps which posts hold each word, and which are on each board and have each status,
- * as bitmaps (the post_word_bits migration's triggers), a post's bit at its "seq". The posts
- * each bitmap holds must be those the rows give, key by key.
+ * PostgreSQL keeps which posts hold each word, and which are on each board and have each status
+ * (the post_word_bits migration's triggers), and which changelogs hold each word, have each
+ * status and carry each label (changelog_word_bits), as bitmaps, a row's bit at its "seq". The
+ * rows each bitmap holds must be those the rows give, key by key.
  */
-async function wordBitsKept(label: string): Promise<void> {
+async function wordBitsKept(label: string, table: "Post" | "Changelog" = "Post"): Promise<void> {
   if (testEngine() !== "postgres") return;
-  const counted = await sql<{ word: string; seq: number }>(
-    app.databaseUrl,
-    `SELECT DISTINCT w AS "word", t."seq" FROM "Post" t, unnest("search_words"(t."searchText")) AS w
-     UNION ALL SELECT 'board:' || t."boardId", t."seq" FROM "Post" t
-     UNION ALL SELECT 'status:' || COALESCE(t."statusId", ''), t."seq" FROM "Post" t`,
-  );
-  const kept = await sql<{ word: string; chunk: number; bits: string }>(app.databaseUrl, `SELECT "word", "chunk", "bits"::text AS "bits" FROM "PostWordBits"`);
+  const keys =
+    table === "Post"
+      ? `SELECT DISTINCT w AS "word", t."seq" FROM "Post" t, unnest("search_words"(t."searchText")) AS w
+         UNION ALL SELECT 'board:' || t."boardId", t."seq" FROM "Post" t
+         UNION ALL SELECT 'status:' || COALESCE(t."statusId", ''), t."seq" FROM "Post" t`
+      : `SELECT DISTINCT w AS "word", t."seq" FROM "Changelog" t, unnest("search_words"(t."searchText")) AS w
+         UNION ALL SELECT 'status:' || t."status", t."seq" FROM "Changelog" t
+         UNION ALL SELECT 'label:' || l."nameKey", t."seq" FROM "ChangelogLabel" l JOIN "Changelog" t ON t."id" = l."changelogId"`;
+  const counted = await sql<{ word: string; seq: number }>(app.databaseUrl, keys);
+  const kept = await sql<{ word: string; chunk: number; bits: string }>(app.databaseUrl, `SELECT "word", "chunk", "bits"::text AS "bits" FROM "${table}WordBits"`);
   const held = kept.flatMap(({ word, chunk, bits }) => [...bits].flatMap((bit, i) => (bit === "1" ? [`${word} ${chunk * 16_384 + i}`] : [])));
-  assert.ok(counted.length > 0, `${label}: some posts hold words`);
-  assert.deepEqual(held.sort(), counted.map(({ word, seq }) => `${word} ${seq}`).sort(), `${label}: the posts each word's bitmap holds are those its rows give`);
+  assert.ok(counted.length > 0, `${label}: some rows hold words`);
+  assert.deepEqual(held.sort(), counted.map(({ word, seq }) => `${word} ${seq}`).sort(), `${label}: the ${table} rows each key's bitmap holds are those its rows give`);
 }
 
 /** On PostgreSQL, TRUNCATE forgets a table's kept word counts (rolled back: the other tests need the rows). */
@@ -178,10 +182,8 @@ async function truncateForgetsWordRows(table: "Post" | "Changelog"): Promise<voi
     await client.query(`TRUNCATE "${table}" CASCADE`);
     const left = await client.query(`SELECT count(*)::integer AS "n" FROM "SearchWordRows" WHERE "table" = $1`, [table]);
     assert.equal(left.rows[0].n, 0, `TRUNCATE "${table}" forgets its word counts`);
-    if (table === "Post") {
-      const bits = await client.query(`SELECT count(*)::integer AS "n" FROM "PostWordBits"`);
-      assert.equal(bits.rows[0].n, 0, `TRUNCATE "Post" forgets its words' bitmaps`);
-    }
+    const bits = await client.query(`SELECT count(*)::integer AS "n" FROM "${table}WordBits"`);
+    assert.equal(bits.rows[0].n, 0, `TRUNCATE "${table}" forgets its words' bitmaps`);
   } finally {
     await client.query("ROLLBACK");
     await client.end();
@@ -1095,6 +1097,7 @@ describe("longer terms through the word index", () => {
     };
     await labelKeysKept("before the writes");
     await wordRowsKept("Changelog", "before the writes");
+    await wordBitsKept("before the writes", "Changelog");
     await withAndWithoutKeys("Changelog", "before the writes", async (label) => assert.ok((await searches(label, "available")) > 0));
 
     // A Published changelog with "available", labelled API, becomes a Draft labelled Zeta and
@@ -1119,6 +1122,7 @@ describe("longer terms through the word index", () => {
         for (const status of [undefined, "Draft", "Published"]) await check(label, "zquorkz", status);
       });
       await wordRowsKept("Changelog", label);
+      await wordBitsKept(label, "Changelog");
     };
     await after("after the import");
     await labelKeysKept("after the import");
