@@ -270,7 +270,7 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   // the matches are, and a search that matches nothing needs no page. So does a search that
   // PostgreSQL counts from the bitmaps, reading no changelog: its page walks the sort order
   // testing each row, which for one matching nothing is a walk of every changelog of its status
-  // (24-42 ms under load at a million posts, the slowest pages of the drawn filtered searches).
+  // (24-42 ms one at a time at a million posts, the slowest pages of the drawn filtered searches).
   // Otherwise the page comes first: its rows carry the table's version, so a cached total costs
   // no query.
   const bitsFirst = !dialect.plansSearchByHand && search && bitsCountSql(query, terms, plan?.words) !== null;

@@ -377,8 +377,8 @@ async function listWith(query: ListPostsQuery, terms: string[], plan?: TermPlan)
     // Otherwise, on PostgreSQL, terms all found through their words are counted from the
     // bitmaps of their words', board's and status's posts (bitsCountSql), unless the count
     // gathers a rare term's page as well. (A term in two words was counted as the words' kept
-    // counts less the rows holding both, countFromTwoWords, which read those rows' pages; the
-    // bitmaps serve every such search.)
+    // counts less the rows holding both, which read those rows' pages; the bitmaps serve every
+    // such search, the changelogs' too.)
     const fromWords = countFromWords(await termRowsOf(plan, terms, filter.wordFilters));
     if (fromWords !== undefined) return fromWords;
     const bitsCount = (await foundBits())?.count;
