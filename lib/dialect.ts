@@ -470,10 +470,10 @@ export const postgres: Dialect = {
   countByWordBits(table, keys, limit) {
     if (!keys.length || keys.some((group) => !group.length)) return null;
     const bitmaps = Prisma.raw(`"${table}WordBits"`);
-    const group = (keys: readonly string[], n: number) =>
-      Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM ${bitmaps} WHERE "word" IN (${Prisma.join(keys)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
+    const group = (members: readonly string[], n: number) =>
+      Prisma.sql`(SELECT "chunk", bit_or("bits") AS "bits" FROM ${bitmaps} WHERE "word" IN (${Prisma.join(members)}) GROUP BY "chunk") ${Prisma.raw(`t${n}`)}`;
     const joined = Prisma.join(
-      keys.map((words, n) => (n ? Prisma.sql` JOIN ${group(words, n)} USING ("chunk")` : group(words, n))),
+      keys.map((members, n) => (n ? Prisma.sql` JOIN ${group(members, n)} USING ("chunk")` : group(members, n))),
       "",
     );
     const bits = Prisma.raw(keys.map((_, n) => `t${n}."bits"`).join(" & "));

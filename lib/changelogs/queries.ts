@@ -254,6 +254,8 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
     if (byBits) bitsListing ??= matchesByBits(RANKED, byBits, offset, query.limit + 1, SEARCH_TOTAL_LIMIT, ranksRows);
     return bitsListing;
   };
+  // The count from PostgreSQL's bitmaps, where they hold every term and filter (null on SQLite).
+  const fromBits = bitsCountSql(query, terms, plan?.words);
   const countMatches = async () => {
     const filters = wordFilters(query);
     const fromWords = countFromWords(await termRowsOf(plan, terms, filters));
@@ -261,7 +263,6 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
     const bitsCount = (await foundBits())?.count;
     if (bitsCount !== undefined) return bitsCount;
     if (ranked) return (await listed(ranked)).count;
-    const fromBits = bitsCountSql(query, terms, plan?.words);
     return readCount(fromBits ?? countSql(query, search, expansions, dialect, plan?.words));
   };
   const total = (known?: number) => exactTotal("Changelog", where, countMatches, known);
@@ -273,8 +274,7 @@ async function listWith(query: ListChangelogsQuery, terms: string[], plan?: Term
   // (24-42 ms one at a time at a million posts, the slowest pages of the drawn filtered searches).
   // Otherwise the page comes first: its rows carry the table's version, so a cached total costs
   // no query.
-  const bitsFirst = !dialect.plansSearchByHand && search && bitsCountSql(query, terms, plan?.words) !== null;
-  const countFirst = search && (dialect.plansSearchByHand || bitsFirst) ? await total(plan?.version ?? plan?.versionRead) : undefined;
+  const countFirst = search && (dialect.plansSearchByHand || fromBits !== null) ? await total(plan?.version ?? plan?.versionRead) : undefined;
   // The page's rows found by the bits, where they hold the search (null where they turned out of date).
   const bitsRows = countFirst === 0 ? null : (await foundBits())?.rows;
   // Status and labels held as keys by the word index: the count is exact for them, so it says
