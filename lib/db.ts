@@ -11,6 +11,7 @@ import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import type { RowType } from "./rows";
 import { ReadPool } from "./sqlite/read-pool";
+import { RememberedReads } from "./sqlite/remembered";
 import { SqliteWriter } from "./sqlite/writer";
 
 export { Prisma };
@@ -39,7 +40,12 @@ function createClient(): Db {
 export const db: Db = globalForDb.feedbackDb ?? createClient();
 globalForDb.feedbackDb = db;
 
-const globalForReader = globalThis as unknown as { feedbackReadPool?: ReadPool; feedbackPgReadPool?: pg.Pool; feedbackWriter?: SqliteWriter };
+const globalForReader = globalThis as unknown as {
+  feedbackReadPool?: ReadPool;
+  feedbackRemembered?: RememberedReads;
+  feedbackPgReadPool?: pg.Pool;
+  feedbackWriter?: SqliteWriter;
+};
 
 function sqliteReadPool(): ReadPool {
   if (!globalForReader.feedbackReadPool) {
@@ -54,6 +60,11 @@ function sqliteReadPool(): ReadPool {
     });
   }
   return globalForReader.feedbackReadPool;
+}
+
+function sqliteRemembered(): RememberedReads {
+  globalForReader.feedbackRemembered ??= new RememberedReads(sqlitePath(env().DATABASE_URL));
+  return globalForReader.feedbackRemembered;
 }
 
 /**
@@ -135,6 +146,12 @@ export interface ReadOptions {
    * would serve all of them.
    */
   lookup?: boolean;
+  /**
+   * A read that nearly every request makes with the same values (the caller's API key, a
+   * table's version): on SQLite its rows are reused while the database is unchanged
+   * (lib/sqlite/remembered.ts). PostgreSQL has no such signal as cheap as the read itself.
+   */
+  remember?: boolean;
 }
 
 /**
@@ -147,7 +164,10 @@ export interface ReadOptions {
 export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: ReadOptions = {}): Promise<T[]> {
   const values = query.values.map(dialect.encode);
   // SQLite's readers decode the rows they read (lib/sqlite/columns.mjs).
-  if (dialect.engine === "sqlite") return (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds })) as T[];
+  if (dialect.engine === "sqlite") {
+    const run = async () => (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds })) as T[];
+    return options.remember ? sqliteRemembered().read(query.sql, values, run) : run();
+  }
   const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(query.text) : undefined, text: query.text, values });
   return decode(rows, type);
 }
@@ -268,6 +288,8 @@ export async function closeConnections(): Promise<void> {
   globalForReader.feedbackWriter = undefined;
   await globalForReader.feedbackReadPool?.close();
   globalForReader.feedbackReadPool = undefined;
+  globalForReader.feedbackRemembered?.close();
+  globalForReader.feedbackRemembered = undefined;
   await globalForReader.feedbackPgReadPool?.end();
   globalForReader.feedbackPgReadPool = undefined;
 }

@@ -66,7 +66,7 @@ export async function authenticate(headers: Headers): Promise<Principal> {
       Prisma.sql`
       SELECT "id", "name", "scopes", "revokedAt" FROM "ApiKey" WHERE "hash" = ${hashSecret(secret)}`,
       keyRow,
-      { lookup: true },
+      { lookup: true, remember: true },
     );
     if (!key) throw unauthorized("The API key is not valid.");
     if (key.revokedAt) throw unauthorized("The API key has been revoked.");
@@ -82,7 +82,7 @@ export async function authenticate(headers: Headers): Promise<Principal> {
       FROM "Session" s JOIN "ApiKey" k ON k."id" = s."apiKeyId"
       WHERE s."tokenHash" = ${hashSecret(token)}`,
       sessionRow,
-      { lookup: true },
+      { lookup: true, remember: true },
     );
     if (session && session.expiresAt > new Date() && !session.revokedAt) {
       touch(session.id);

@@ -1,0 +1,75 @@
+import "server-only";
+import Database, { type Statement } from "better-sqlite3";
+
+// Reads that nearly every request makes with the same values (the caller's API key, the
+// version of the table it lists), remembered while the database is unchanged. Each was a round
+// trip to a read thread: a message each way, a wake-up of the thread, the statement, its rows
+// copied back. Whether the database is unchanged is SQLite's own count of the commits other
+// connections have made since this one last looked (PRAGMA data_version), on a read-only
+// connection of the event loop's own that runs nothing else: it moves on every commit by any
+// connection, this process's writer and every other process's included, and reading it takes
+// microseconds and never waits for a lock (WAL). So a remembered read is one made in the same
+// state of the database, and a key revoked by another process is refused on the next request.
+
+interface Entry {
+  changes: number;
+  rows: unknown[];
+}
+
+export class RememberedReads {
+  private connection: Database.Database | null | undefined;
+  private dataVersion: Statement | undefined;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly file: string,
+    /** Entries kept, at most: the least recently used goes first. */
+    private readonly max = 256,
+  ) {}
+
+  /**
+   * The rows of `sql` with `values`: remembered ones while the database has not changed since
+   * they were read, else `run()`'s. Each caller gets rows of its own to change.
+   */
+  async read<T>(sql: string, values: unknown[], run: () => Promise<T[]>): Promise<T[]> {
+    // Read before the rows are: a commit after this moves the count, so rows read after such a
+    // commit are kept under a count that no later read can match, never the other way round.
+    const changes = this.changes();
+    if (changes === undefined) return run();
+    const key = `${sql}\u0000${JSON.stringify(values)}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.changes === changes) {
+      // Map order is insertion order: re-inserting keeps the most used entries last.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return copies(hit.rows as T[]);
+    }
+    const rows = await run();
+    this.entries.delete(key);
+    this.entries.set(key, { changes, rows: copies(rows) });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    return rows;
+  }
+
+  close(): void {
+    this.connection?.close();
+    this.connection = null;
+    this.entries.clear();
+  }
+
+  /** The connection's count of others' commits; undefined when it cannot be read (no file yet, a busy recovery). */
+  private changes(): number | undefined {
+    try {
+      if (this.connection === undefined) {
+        this.connection = new Database(this.file, { readonly: true, fileMustExist: true, timeout: 0 });
+        this.dataVersion = this.connection.prepare("PRAGMA data_version").pluck();
+      }
+      return this.connection ? (this.dataVersion?.get() as number) : undefined;
+    } catch {
+      // Not remembered this time; the next read tries again (to open a file that did not exist yet).
+      return undefined;
+    }
+  }
+}
+
+const copies = <T>(rows: T[]): T[] => rows.map((row) => ({ ...row }));
