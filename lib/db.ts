@@ -147,9 +147,9 @@ export interface ReadOptions {
    */
   lookup?: boolean;
   /**
-   * A read that nearly every request makes with the same values (the caller's API key, a
-   * table's version): on SQLite its rows are reused while the database is unchanged
-   * (lib/sqlite/remembered.ts). PostgreSQL has no such signal as cheap as the read itself.
+   * A read that every request makes with the same values (the caller's API key): on SQLite its
+   * rows are reused while the database is unchanged (lib/sqlite/remembered.ts). PostgreSQL has
+   * no sign of a change that costs less than the read itself.
    */
   remember?: boolean;
 }

@@ -63,7 +63,7 @@ export function dataVersionColumn(table: Table): Prisma.Sql {
 
 /** The table's version now. */
 export async function versionOf(table: Table): Promise<number> {
-  const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow, { lookup: true, remember: true });
+  const rows = await read(Prisma.sql`SELECT "version" FROM "DataVersion" WHERE "name" = ${table}`, versionRow, { lookup: true });
   return rows[0]?.version ?? -1;
 }
 

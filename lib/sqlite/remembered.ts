@@ -1,15 +1,21 @@
 import "server-only";
 import Database, { type Statement } from "better-sqlite3";
 
-// Reads that nearly every request makes with the same values (the caller's API key, the
-// version of the table it lists), remembered while the database is unchanged. Each was a round
-// trip to a read thread: a message each way, a wake-up of the thread, the statement, its rows
-// copied back. Whether the database is unchanged is SQLite's own count of the commits other
-// connections have made since this one last looked (PRAGMA data_version), on a read-only
-// connection of the event loop's own that runs nothing else: it moves on every commit by any
-// connection, this process's writer and every other process's included, and reading it takes
-// microseconds and never waits for a lock (WAL). So a remembered read is one made in the same
-// state of the database, and a key revoked by another process is refused on the next request.
+// The reads that every request makes with the same values (the caller's API key), remembered
+// while the database is unchanged. Each was a round trip to a read thread: a message each way,
+// a wake-up of the thread, the statement, its rows copied back. Whether the database is
+// unchanged is SQLite's own count of the commits other connections have made since this one
+// last looked (PRAGMA data_version), on a read-only connection of the event loop's own that runs
+// nothing else: it moves on every commit by any connection, this process's writer and every
+// other process's included, and reading it takes about a microsecond and never waits for a lock
+// (WAL). So a remembered read is one made in the same state of the database, and a key revoked
+// by another process is refused on the next request.
+//
+// Not for every read a request repeats. Remembering the table's version too, so that a search
+// the readers' aids answer reached no read thread at all, took more CPU off each answer, but
+// with two processes it let bursts of requests run to their end in one turn of the event loop:
+// the longest holds of the loop doubled (to 110-139 ms a second) and so did the health probe's
+// p99 beside them (docs/performance-log.md, 2026-12-06, midday).
 
 interface Entry {
   changes: number;
