@@ -13,9 +13,10 @@ import Database, { type Statement } from "better-sqlite3";
 //
 // Not for every read a request repeats. Remembering the table's version too, so that a search
 // the readers' aids answer reached no read thread at all, took more CPU off each answer, but
-// with two processes it let bursts of requests run to their end in one turn of the event loop:
-// the longest holds of the loop doubled (to 110-139 ms a second) and so did the health probe's
-// p99 beside them (docs/performance-log.md, 2026-12-06, midday).
+// it let bursts of such requests run to their end in one turn of the event loop: with two
+// processes, under terms matching nothing, the health probe's p99 went to 166-246 ms against
+// 60-101, and the seconds in which the loop was held 30 ms or more nearly doubled
+// (docs/performance-log.md, 2026-12-06, midday).
 
 interface Entry {
   changes: number;
