@@ -597,8 +597,12 @@ async function databaseVersion(engine: "sqlite" | "postgres", url: string): Prom
   const version = (await client.query("SHOW server_version")).rows[0]?.server_version as string;
   // Its own cache: what does not fit is read through the kernel's file cache (see the machine line).
   const buffers = (await client.query("SHOW shared_buffers")).rows[0]?.shared_buffers as string;
+  // Whether the buffers are read back after a restart (scripts/postgres-ci.sh loads pg_prewarm;
+  // its setting exists only where it was loaded, and unlike the list of libraries anyone may read it).
+  const autoprewarm = (await client.query("SELECT current_setting('pg_prewarm.autoprewarm', true) AS on")).rows[0]?.on as string | null;
+  const prewarm = autoprewarm === "on" ? "on" : "off";
   await client.end();
-  return `PostgreSQL ${version} (pg), shared_buffers ${buffers}, on the same machine`;
+  return `PostgreSQL ${version} (pg), shared_buffers ${buffers}, pg_prewarm's autoprewarm ${prewarm}, on the same machine`;
 }
 const floorScenario = { method: "GET" as const, requests: repeated("/api/health") };
 

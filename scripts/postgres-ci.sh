@@ -31,14 +31,29 @@ wait_until_up() {
   wait_until_up
 
   # shared_buffers: a quarter of the machine's memory, the usual advice the README gives (see
-  # "Give PostgreSQL memory for the posts"), in place of Debian's 128MB. It takes a restart, so
-  # one is made only when the setting changed.
+  # "Give PostgreSQL memory for the posts"), in place of Debian's 128MB. And pg_prewarm (a
+  # module PostgreSQL ships) in shared_preload_libraries, kept beside any others there: its
+  # autoprewarm writes down which pages the buffers hold, and reads them back after a restart,
+  # where the first searches would otherwise read each from disk (see "Let PostgreSQL read its
+  # buffers back after a restart"). Both take a restart, so one is made only when a setting
+  # changed.
   quarter_mb=$(awk '/^MemTotal:/ { print int($2 / 1024 / 4) }' /proc/meminfo)
   [ "$quarter_mb" -lt 128 ] && quarter_mb=128
   su postgres -c "psql -qc \"ALTER SYSTEM SET shared_buffers = '${quarter_mb}MB'\""
-  # The running server's setting, in MB (pg_settings counts 8 kB buffers).
+  # The running server's libraries ("a, b"), each given to ALTER SYSTEM as a string of its own:
+  # one string 'a,b' would name a single library called "a,b".
+  libraries=$(su postgres -c "psql -qAtc 'SHOW shared_preload_libraries'" | tr -d ' ')
+  case ",$libraries," in
+    *,pg_prewarm,*) wanted=$libraries ;;
+    ,,) wanted=pg_prewarm ;;
+    *) wanted="$libraries,pg_prewarm" ;;
+  esac
+  quoted=$(echo "$wanted" | sed "s/[^,][^,]*/'&'/g; s/,/, /g")
+  su postgres -c "psql -qc \"ALTER SYSTEM SET shared_preload_libraries = $quoted\""
+  # The running server's settings: shared_buffers in MB (pg_settings counts 8 kB buffers), and
+  # whether the running server loaded pg_prewarm.
   running_mb=$(su postgres -c "psql -qAtc \"SELECT setting::bigint * 8 / 1024 FROM pg_settings WHERE name = 'shared_buffers'\"")
-  if [ "$running_mb" != "$quarter_mb" ]; then
+  if [ "$running_mb" != "$quarter_mb" ] || [ "$wanted" != "$libraries" ]; then
     pg_ctlcluster "$VERSION" main restart
     wait_until_up
   fi
