@@ -152,6 +152,13 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
     });
   });
   server.on("clientError", onClientError);
+  // A port already taken: say so and end. Next.js's handler of uncaught exceptions would keep
+  // the process running without listening, and its dispatcher with it.
+  server.once("error", (error) => {
+    process.stderr.write(`The server could not listen on ${config.HOSTNAME}:${config.PORT}: ${error.message}\n`);
+    dispatcher?.stop();
+    process.exit(1);
+  });
   const unwatch = watchEventLoop(config.EVENT_LOOP_WARN_MS);
   server.listen(config.PORT, config.HOSTNAME, () => {
     // A worker's primary says it once for all of them.

@@ -54,6 +54,9 @@ export async function deliverCommand(args: string[], out: (line: string) => void
       if (message === NUDGE_MESSAGE) loop.nudge();
     });
     process.once("disconnect", loop.stop);
+    // A server that failed to start (its port taken, no build) may have ended while this process
+    // was loading: its channel closed before anything listened, and nothing else would stop it.
+    if (!process.connected) loop.stop();
   } else {
     info(`Delivering webhooks every ${pollMs} ms; Ctrl-C stops.`);
   }

@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Webhook } from "standardwebhooks";
-import { scriptArgs } from "../../lib/server-command";
+import { scriptArgs, serverArgs } from "../../lib/server-command";
 import { CLAIM_BATCH, type PassReport } from "../../lib/webhooks/dispatch";
 import { FAN_OUT_BATCH } from "../../lib/webhooks/fan-out";
-import { dispatchersStarted, dispatchersWaiting, runCli, startApp, type TestApp } from "../support/app";
+import { dispatchersStarted, dispatchersWaiting, freePort, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { eventually } from "../support/eventually";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
@@ -313,6 +314,46 @@ describe("the dispatcher process", () => {
     // A kill -9 leaves no dispatcher behind: its channel to the server closes, and it ends.
     app.server.kill("SIGKILL");
     await eventually(async () => !fs.existsSync(`/proc/${replacement}`), "the dispatcher to end after its server");
+  });
+
+  /** Starts a server that cannot start, and returns the dispatcher it started once the server has ended. */
+  const failedStart = async (env: Record<string, string>) => {
+    let output = "";
+    const failed = spawn(process.execPath, serverArgs(root), {
+      cwd: root,
+      env: { ...process.env, ...LOCAL, DATABASE_URL: app.databaseUrl, NODE_ENV: "production", HOSTNAME: "127.0.0.1", LOG_FORMAT: "json", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    failed.stdout?.on("data", (d) => (output += d));
+    failed.stderr?.on("data", (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => failed.once("exit", (exitCode) => resolve(exitCode)));
+    assert.equal(code, 1, output);
+    const started = output
+      .split("\n")
+      .filter((line) => line.startsWith("{") && line.endsWith("}"))
+      .map((line) => JSON.parse(line) as { msg?: string; pid?: number })
+      .filter((entry) => entry.msg === "The webhook dispatcher started");
+    assert.equal(started.length, 1, output);
+    return { output, dispatcher: started[0]?.pid };
+  };
+
+  it("ends, with no dispatcher left behind, when its port is taken", { timeout: 60_000 }, async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const { output, dispatcher } = await failedStart({ PORT: String((taken.address() as net.AddressInfo).port) });
+      assert.match(output, /The server could not listen on 127\.0\.0\.1:\d+: listen EADDRINUSE/);
+      await eventually(async () => !fs.existsSync(`/proc/${dispatcher}`), "the dispatcher to end with its server");
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("leaves no dispatcher behind when the server ends while the dispatcher is still loading (no build)", { timeout: 60_000 }, async () => {
+    // The dispatcher starts first; the server then fails at once, before the dispatcher listens to its channel.
+    const { output, dispatcher } = await failedStart({ PORT: String(await freePort()), NEXT_DIST_DIR: ".next-no-such-build" });
+    assert.match(output, /The server could not start: Could not find a production build/);
+    await eventually(async () => !fs.existsSync(`/proc/${dispatcher}`), "the dispatcher to end after its server");
   });
 });
 
