@@ -328,6 +328,8 @@ describe("the dispatcher process", () => {
     failed.stderr?.on("data", (d) => (output += d));
     const code = await new Promise<number | null>((resolve) => failed.once("exit", (exitCode) => resolve(exitCode)));
     assert.equal(code, 1, output);
+    // Its last line may still be on its way when the exit is seen.
+    await eventually(async () => /The server could not (listen|start)/.test(output), "the failed server's last line");
     const started = output
       .split("\n")
       .filter((line) => line.startsWith("{") && line.endsWith("}"))
