@@ -153,14 +153,17 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
   });
   server.on("clientError", onClientError);
   // A port already taken: say so and end. Next.js's handler of uncaught exceptions would keep
-  // the process running without listening, and its dispatcher with it.
-  server.once("error", (error) => {
+  // the process running without listening, and its dispatcher with it. Only until it listens:
+  // later errors are left as they were.
+  const cannotListen = (error: Error) => {
     process.stderr.write(`The server could not listen on ${config.HOSTNAME}:${config.PORT}: ${error.message}\n`);
     dispatcher?.stop();
     process.exit(1);
-  });
+  };
+  server.once("error", cannotListen);
   const unwatch = watchEventLoop(config.EVENT_LOOP_WARN_MS);
   server.listen(config.PORT, config.HOSTNAME, () => {
+    server.off("error", cannotListen);
     // A worker's primary says it once for all of them.
     if (cluster.isPrimary) process.stderr.write(`Listening on ${listeningOn(config)}\n`);
   });
