@@ -9,7 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { scriptArgs, serverArgs } from "../../lib/server-command";
 import { CLAIM_BATCH, type PassReport } from "../../lib/webhooks/dispatch";
 import { FAN_OUT_BATCH } from "../../lib/webhooks/fan-out";
-import { dispatchersStarted, dispatchersWaiting, freePort, runCli, startApp, type TestApp } from "../support/app";
+import { dispatchersStarted, dispatchersWaiting, freePort, logLines, runCli, startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { eventually } from "../support/eventually";
 import { childrenOf, isDispatcher, nicenessOf } from "../support/processes";
@@ -330,13 +330,9 @@ describe("the dispatcher process", () => {
     assert.equal(code, 1, output);
     // Its last line may still be on its way when the exit is seen.
     await eventually(async () => /The server could not (listen|start)/.test(output), "the failed server's last line");
-    const started = output
-      .split("\n")
-      .filter((line) => line.startsWith("{") && line.endsWith("}"))
-      .map((line) => JSON.parse(line) as { msg?: string; pid?: number })
-      .filter((entry) => entry.msg === "The webhook dispatcher started");
+    const started = logLines(output, "The webhook dispatcher started");
     assert.equal(started.length, 1, output);
-    return { output, dispatcher: started[0]?.pid };
+    return { output, dispatcher: Number(started[0]?.pid) };
   };
 
   it("ends, with no dispatcher left behind, when its port is taken", { timeout: 60_000 }, async () => {

@@ -42,12 +42,12 @@ export interface TestApp {
 }
 
 /**
- * The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message. A line still
- * arriving (the output read mid-line) is left for the next look.
+ * The server's JSON log lines (startApp sets LOG_FORMAT=json) with this message, from a test
+ * app's output or from a process's output as text. A line still arriving (the output read
+ * mid-line) is left for the next look.
  */
-export function logLines(app: TestApp, message: string): Record<string, unknown>[] {
-  return app
-    .output()
+export function logLines(from: TestApp | string, message: string): Record<string, unknown>[] {
+  return (typeof from === "string" ? from : from.output())
     .split("\n")
     .filter((line) => line.startsWith("{") && line.endsWith("}"))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
