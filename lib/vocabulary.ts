@@ -427,10 +427,9 @@ export interface TermPlan {
    */
   bits?: { terms: ReadonlyMap<string, number[]>; places: ReadonlyMap<string, number> };
   /**
-   * The table version this plan was made on without looking it up for this search (the trusted
-   * one, TableVersions): PostgreSQL's words (and their counts) remembered from an earlier search
-   * at it (rememberedWords), SQLite's vocabulary, bits and ranks of it. The list holds only if
-   * the table is still at it, which listWithTermPlan checks after reading.
+   * PostgreSQL: the words (and their counts) were not read for this search but remembered from
+   * an earlier one at this table version (rememberedWords): the list holds only if the table is
+   * still at it, which listWithTermPlan checks after reading.
    */
   remembered?: number;
 }
@@ -567,22 +566,17 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
   }
   const statements = vocabularyStatements(table);
   if (!statements) return null;
+  const version = await versionOf(table);
   const vocabulary = remembered.get(table);
-  if (vocabulary) tableVersions.saw(table, vocabulary.version);
-  // Planned on the newest version seen, which the list checks after reading (listWithTermPlan),
-  // rather than on one looked up first: a round trip to a read thread less for every search.
-  const trusted = tableVersions.trusted(table);
-  const version = trusted ?? (await versionOf(table));
-  tableVersions.saw(table, version);
   if (vocabulary?.version !== version) {
     build(table, statements);
-    return { version, expansions: new Map(), remembered: trusted };
+    return { version, expansions: new Map() };
   }
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
   // The terms the word bits hold, which may find the search by themselves or narrow a rare term (lib/sqlite/word-bits.ts).
   const places = vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
   const bits = places ? { terms: heldTerms(vocabulary, terms, places), places } : undefined;
-  return { version, expansions, rows: termRows(vocabulary, expansions), bits, remembered: trusted };
+  return { version, expansions, rows: termRows(vocabulary, expansions), bits };
 }
 
 /**
@@ -640,49 +634,19 @@ const REMEMBERED_SEARCHES = 5_000;
 const DOUBT_MS = 1_000;
 
 /**
- * The newest version of each table this process has seen, on which a search may be planned
- * without looking the version up first: listWithTermPlan reads the list with such a plan and
- * then checks that the table was still at that version, which the list's rows carry (or one
- * lookup, when the list is empty); otherwise it plans and lists again. After a plan was found
- * out of date, the table is in doubt for DOUBT_MS, and searches look its version up first.
- */
-class TableVersions {
-  private readonly newest = new Map<SearchTable, number>();
-  private readonly doubtedUntil = new Map<SearchTable, number>();
-
-  /** The newest version seen, if any. */
-  newestOf(table: SearchTable): number | undefined {
-    return this.newest.get(table);
-  }
-
-  /** The newest version seen, unless there is none yet or the table is in doubt. */
-  trusted(table: SearchTable): number | undefined {
-    return Date.now() < (this.doubtedUntil.get(table) ?? 0) ? undefined : this.newest.get(table);
-  }
-
-  /** The table was seen at `version`. */
-  saw(table: SearchTable, version: number): void {
-    if (version > (this.newest.get(table) ?? -1)) this.newest.set(table, version);
-  }
-
-  /** A plan of the table was out of date: look its version up for a while. */
-  doubt(table: SearchTable): void {
-    this.doubtedUntil.set(table, Date.now() + DOUBT_MS);
-  }
-}
-
-/**
  * PostgreSQL: the words of a search's terms (wordsHolding), remembered by the table version
  * they were read at, so that a later search of the same terms at that version spares the
  * statement (0.5-1.5 ms of a search's time at a million posts, more on a busy machine;
- * moderators and integrations search the same words again and again). A search uses remembered
- * words only while they are of the table's trusted version (TableVersions), which
- * listWithTermPlan checks after the list.
+ * moderators and integrations search the same words again and again). Unlike SQLite's vocabulary, PostgreSQL's words are
+ * read with no separate look at the version: a search uses remembered words only while they
+ * are of the newest version this process has seen, and listWithTermPlan reads the list with
+ * them and then checks that the table was still at that version, which the list's rows carry
+ * (or one lookup, when the list is empty); otherwise it reads the words again and lists again.
  */
 class RememberedWords {
   private readonly searches = new Map<string, HeldWords & { version: number }>();
-
-  constructor(private readonly versions: TableVersions) {}
+  private readonly newest = new Map<SearchTable, number>();
+  private readonly doubtedUntil = new Map<SearchTable, number>();
 
   private static keyOf(table: SearchTable, terms: string[], counted: WordFilters | undefined): string {
     return JSON.stringify([table, counted ? [counted.boardId ?? null, counted.statusId ?? null] : null, terms]);
@@ -690,28 +654,34 @@ class RememberedWords {
 
   /** The words remembered for these terms, when they are of the newest version seen and the table is not in doubt. */
   at(table: SearchTable, terms: string[], counted: WordFilters | undefined): (HeldWords & { version: number }) | undefined {
-    const trusted = this.versions.trusted(table);
-    if (!terms.length || trusted === undefined) return undefined;
+    if (!terms.length || Date.now() < (this.doubtedUntil.get(table) ?? 0)) return undefined;
     const known = this.searches.get(RememberedWords.keyOf(table, terms, counted));
-    return known && known.version === trusted ? known : undefined;
+    return known && known.version === this.newest.get(table) ? known : undefined;
   }
 
   /** Remembers words just read, and their version as the newest seen; gives them back. */
   keep(table: SearchTable, terms: string[], counted: WordFilters | undefined, held: HeldWords): HeldWords {
     if (held.version === undefined || !terms.length) return held;
-    this.versions.saw(table, held.version);
-    if (held.version !== this.versions.newestOf(table)) return held;
+    this.saw(table, held.version);
+    if (held.version !== this.newest.get(table)) return held;
     if (this.searches.size >= REMEMBERED_SEARCHES) this.searches.clear();
     this.searches.set(RememberedWords.keyOf(table, terms, counted), { ...held, version: held.version });
     return held;
   }
+
+  /** The table was seen at `version`. */
+  saw(table: SearchTable, version: number): void {
+    if (version > (this.newest.get(table) ?? -1)) this.newest.set(table, version);
+  }
+
+  /** Remembered words of the table were out of date: read them for a while. */
+  doubt(table: SearchTable): void {
+    this.doubtedUntil.set(table, Date.now() + DOUBT_MS);
+  }
 }
 
-// On globalThis, as the short-term turns below: every bundle of the app in a process shares them.
-const rememberedSlot = globalThis as unknown as { feedbackTableVersions?: TableVersions; feedbackRememberedWords?: RememberedWords };
-rememberedSlot.feedbackTableVersions ??= new TableVersions();
-const tableVersions = rememberedSlot.feedbackTableVersions;
-rememberedSlot.feedbackRememberedWords ??= new RememberedWords(tableVersions);
+const rememberedSlot = globalThis as unknown as { feedbackRememberedWords?: RememberedWords };
+rememberedSlot.feedbackRememberedWords ??= new RememberedWords();
 const rememberedWords = rememberedSlot.feedbackRememberedWords;
 
 /**
@@ -752,9 +722,6 @@ async function wordsHolding(
   };
 }
 
-/** Logged when a search's plan was of a version the table had moved past (listWithTermPlan). */
-export const PLAN_OUT_OF_DATE = "a search was planned on a version of the table that had moved on; searches look the version up first for a while";
-
 /** A list, and the table version its last read saw, if that read carried it. */
 export interface Listed<L> {
   list: L;
@@ -784,14 +751,13 @@ export function listWithTermPlan<L>(
   return inTurn(terms, async () => {
     const plan = await planTerms(table, terms, filters);
     const listed = await listWithPlan(table, terms, plan, nothing, list, filters);
-    if (listed.version !== undefined) tableVersions.saw(table, listed.version);
     if (plan?.remembered === undefined) return listed.list;
-    // Planned on a version not looked up for it: the list holds if the table is still at it.
+    // Words remembered from an earlier search: the list holds if the table is still at their version.
     const now = listed.version ?? (await versionOf(table));
-    tableVersions.saw(table, now);
+    rememberedWords.saw(table, now);
     if (now === plan.remembered) return listed.list;
-    tableVersions.doubt(table);
-    log("info", PLAN_OUT_OF_DATE, { table, planned: plan.remembered, now });
+    rememberedWords.doubt(table);
+    log("info", "a search's remembered words were out of date; searches read their words again for a while", { table, remembered: plan.remembered, now });
     return (await listWithPlan(table, terms, await planTerms(table, terms, filters), nothing, list, filters)).list;
   });
 }
@@ -813,9 +779,8 @@ async function listWithPlan<L>(
   if (!plan?.expansions.size) return list(plan ?? undefined);
   // A term that no row holds: nothing matches, as of the version just read (or now).
   if ([...plan.expansions.values()].some((keys) => !keys.length)) return { list: nothing() };
-  // An index kept up to date with the table holds at any version; a version not looked up for
-  // this search is checked by listWithTermPlan.
-  if (plan.version === undefined || plan.remembered !== undefined) return list(plan);
+  // An index kept up to date with the table holds at any version.
+  if (plan.version === undefined) return list(plan);
   const listed = await list(plan);
   if ((listed.version ?? (await versionOf(table))) === plan.version) return listed;
   return list();
