@@ -28,6 +28,8 @@ const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 const MAX_URL_BYTES = 8 * 1024;
 /** Node's limit on the request line and headers together; over it Node gives up on parsing. */
 const MAX_HEADER_BYTES = 32 * 1024;
+/** How often Node looks for requests past REQUEST_TIMEOUT_MS (its default, 30 s, lets one run on that much longer). */
+const TIMEOUT_CHECK_MS = 1000;
 /** A worker gives open connections this long to finish after SIGTERM, then exits anyway. */
 const DRAIN_MS = 5_000;
 /** The primary's deadline for all workers to have exited after SIGTERM; then it kills them. */
@@ -138,7 +140,15 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
   const handle = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  // A request that has not fully arrived in REQUEST_TIMEOUT_MS is dropped (onClientError); the
+  // headers get the same time.
+  const limits = {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    headersTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+  };
+  const server = http.createServer(limits, (req, res) => {
     // Never believe a client that names its own address or method: only this server sets them.
     delete req.headers[CLIENT_IP_HEADER];
     delete req.headers[FORWARDED_METHOD_HEADER];

@@ -17,6 +17,7 @@ describe("environment: audit, webhook and event-loop settings", () => {
     assert.equal(config.CRON_SECRET, undefined);
     assert.equal(config.EVENT_LOOP_WARN_MS, 50);
     assert.equal(config.SQLITE_MMAP_MB, 2047, "as much as SQLite maps");
+    assert.equal(config.REQUEST_TIMEOUT_MS, 30_000, "a whole request, headers and body, within 30 s");
   });
 
   it("reads the values as written", () => {
@@ -54,6 +55,9 @@ describe("environment: audit, webhook and event-loop settings", () => {
     ["SQLITE_MMAP_MB", "-1"],
     ["SQLITE_MMAP_MB", "2048"],
     ["SQLITE_MMAP_MB", "lots"],
+    ["REQUEST_TIMEOUT_MS", "0"],
+    ["REQUEST_TIMEOUT_MS", "999"],
+    ["REQUEST_TIMEOUT_MS", "600001"],
   ] as const) {
     it(`refuses ${name}=${value}, naming it`, () => {
       assert.throws(() => parseEnv({ [name]: value }), (error: Error) => error.message.includes(name));

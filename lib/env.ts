@@ -115,6 +115,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // text: one readable line per event; json: one JSON object per line, for log shippers.
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
+  // How long a client has to send a whole request, its headers and body; one slower than that
+  // is disconnected. Node's own defaults (60 s for the headers, 300 s for the whole) let a
+  // client that trickles a byte at a time hold a connection for five minutes.
+  REQUEST_TIMEOUT_MS: integer(30_000, 1000, 600_000),
   // A serving process warns when its event loop was held this long (lib/event-loop.ts); 0: never.
   EVENT_LOOP_WARN_MS: integer(50, 0, 60_000),
 });

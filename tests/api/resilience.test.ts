@@ -160,6 +160,80 @@ describe("slow searches never hold up other requests", () => {
   });
 });
 
+describe("a client that sends its request slowly", () => {
+  const REQUEST_TIMEOUT_MS = 1500;
+  let app: TestApp;
+  before(async () => {
+    app = await startApp({ dataset, env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+  });
+  after(async () => {
+    await app?.stop();
+  });
+
+  /**
+   * Opens a connection, writes `parts` with `gapMs` between them, and gives back what came back
+   * and how long after the first write the server closed the connection (or 15 s: still open).
+   */
+  async function trickle(parts: string[], gapMs: number): Promise<{ answer: string; closedAfterMs: number }> {
+    const { port, hostname } = new URL(app.url);
+    const socket = net.connect(Number(port), hostname);
+    await once(socket, "connect");
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    socket.on("error", () => {});
+    const started = performance.now();
+    const closed = new Promise<number>((resolve) => {
+      socket.on("close", () => resolve(performance.now() - started));
+      setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000).unref();
+    });
+    for (const [i, part] of parts.entries()) {
+      if (i) await new Promise((r) => setTimeout(r, gapMs));
+      if (!socket.destroyed) socket.write(part);
+    }
+    const closedAfterMs = await closed;
+    socket.destroy();
+    return { answer, closedAfterMs };
+  }
+
+  it("headers that never end: the connection is dropped after REQUEST_TIMEOUT_MS, and other requests go on", async () => {
+    const slow = trickle([`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\n`, "X-Slow: 1\r\n"], 200);
+    const meanwhile = await app.json("/api/v1/posts?limit=1");
+    assert.equal(meanwhile.status, 200);
+    const { answer, closedAfterMs } = await slow;
+    assert.ok(closedAfterMs >= REQUEST_TIMEOUT_MS * 0.9, `dropped after ${Math.round(closedAfterMs)} ms, before its time`);
+    // Node looks every second; 15 s would be Node's own 60 s limit.
+    assert.ok(closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
+    assert.equal(answer, "", "no answer to a request that never arrived");
+  });
+
+  it("a body that stops coming: the connection is dropped and the comment is unchanged", async () => {
+    const before = await commentOf(app, "c-first");
+    const body = "commentDescription=Never+arrives";
+    const head = [
+      "PUT /api/v1/comments/c-first HTTP/1.1",
+      "Host: x",
+      `Authorization: Bearer ${app.keys.write}`,
+      "Content-Type: application/x-www-form-urlencoded",
+      `Content-Length: ${body.length}`,
+      "",
+      "",
+    ].join("\r\n");
+    const { answer, closedAfterMs } = await trickle([head, body.slice(0, 10)], 100);
+    assert.ok(Number.isFinite(closedAfterMs) && closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
+    assert.equal(answer, "", "no answer to a body that never arrived");
+    assert.deepEqual(await commentOf(app, "c-first"), before, "the request that never arrived changed nothing");
+    assert.ok(!/failed|internal_error/.test(app.output()), "the dropped request logged no failure");
+  });
+
+  it("a request sent in pieces within its time is answered", async () => {
+    const { answer } = await trickle(
+      [`GET /api/v1/posts?limit=1 HTTP/1.1\r\nHost: x\r\n`, `Authorization: Bearer ${app.keys.read}\r\n`, "Connection: close\r\n\r\n"],
+      300,
+    );
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+  });
+});
+
 describe("every answer under /api/v1 is the API's JSON", () => {
   let app: TestApp;
   before(async () => {
