@@ -201,7 +201,8 @@ describe("a client that sends its request slowly", () => {
     assert.equal(meanwhile.status, 200);
     const { answer, closedAfterMs } = await slow;
     assert.ok(closedAfterMs >= REQUEST_TIMEOUT_MS * 0.9, `dropped after ${Math.round(closedAfterMs)} ms, before its time`);
-    // Node looks every second; 15 s would be Node's own 60 s limit.
+    // Node looks every second. Under its own limit (60 s) the connection would still be open
+    // when trickle stops waiting, at 15 s.
     assert.ok(closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
     assert.equal(answer, "", "no answer to a request that never arrived");
   });
@@ -222,7 +223,7 @@ describe("a client that sends its request slowly", () => {
     assert.ok(Number.isFinite(closedAfterMs) && closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
     assert.equal(answer, "", "no answer to a body that never arrived");
     assert.deepEqual(await commentOf(app, "c-first"), before, "the request that never arrived changed nothing");
-    assert.ok(!/failed|internal_error/.test(app.output()), "the dropped request logged no failure");
+    assert.doesNotMatch(app.output(), /PUT \/api\/v1\/comments\/c-first failed|internal_error/, "the dropped request logged no failure");
   });
 
   it("a request sent in pieces within its time is answered", async () => {
