@@ -141,12 +141,14 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
   await app.prepare();
 
   // A request that has not fully arrived in REQUEST_TIMEOUT_MS is dropped (onClientError); the
-  // headers get the same time.
+  // headers get the same time. Those limits run while a request arrives; between requests, a
+  // connection kept alive waits KEEP_ALIVE_TIMEOUT_MS.
   const limits = {
     maxHeaderSize: MAX_HEADER_BYTES,
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     headersTimeout: config.REQUEST_TIMEOUT_MS,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
   };
   const server = http.createServer(limits, (req, res) => {
     // Never believe a client that names its own address or method: only this server sets them.

@@ -18,6 +18,7 @@ describe("environment: audit, webhook and event-loop settings", () => {
     assert.equal(config.EVENT_LOOP_WARN_MS, 50);
     assert.equal(config.SQLITE_MMAP_MB, 2047, "as much as SQLite maps");
     assert.equal(config.REQUEST_TIMEOUT_MS, 30_000, "a whole request, headers and body, within 30 s");
+    assert.equal(config.KEEP_ALIVE_TIMEOUT_MS, 5000, "Node's own");
   });
 
   it("reads the values as written", () => {
@@ -36,6 +37,7 @@ describe("environment: audit, webhook and event-loop settings", () => {
     assert.equal(parseEnv({ AUDIT_RETENTION_DAYS: "" }).AUDIT_RETENTION_DAYS, undefined, "empty is unset");
     assert.equal(parseEnv({ EVENT_LOOP_WARN_MS: "0" }).EVENT_LOOP_WARN_MS, 0, "0 turns the warning off");
     assert.equal(parseEnv({ SQLITE_MMAP_MB: "0" }).SQLITE_MMAP_MB, 0, "0 maps nothing");
+    assert.equal(parseEnv({ KEEP_ALIVE_TIMEOUT_MS: "65000" }).KEEP_ALIVE_TIMEOUT_MS, 65_000);
   });
 
   for (const [name, value] of [
@@ -58,6 +60,9 @@ describe("environment: audit, webhook and event-loop settings", () => {
     ["REQUEST_TIMEOUT_MS", "0"],
     ["REQUEST_TIMEOUT_MS", "999"],
     ["REQUEST_TIMEOUT_MS", "600001"],
+    ["KEEP_ALIVE_TIMEOUT_MS", "0"],
+    ["KEEP_ALIVE_TIMEOUT_MS", "3600001"],
+    ["KEEP_ALIVE_TIMEOUT_MS", "forever"],
   ] as const) {
     it(`refuses ${name}=${value}, naming it`, () => {
       assert.throws(() => parseEnv({ [name]: value }), (error: Error) => error.message.includes(name));

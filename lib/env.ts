@@ -119,6 +119,10 @@ const schema = z.object({
   // is disconnected. Node's own defaults (60 s for the headers, 300 s for the whole) let a
   // client that trickles a byte at a time hold a connection for five minutes.
   REQUEST_TIMEOUT_MS: integer(30_000, 1000, 600_000),
+  // How long a connection kept alive may wait idle for its next request before the server closes
+  // it (Node's default). Behind a load balancer that keeps idle connections longer, set it above
+  // the balancer's idle timeout, or the balancer may send a request on a connection just closed.
+  KEEP_ALIVE_TIMEOUT_MS: integer(5000, 1000, 3_600_000),
   // A serving process warns when its event loop was held this long (lib/event-loop.ts); 0: never.
   EVENT_LOOP_WARN_MS: integer(50, 0, 60_000),
 });

@@ -26,6 +26,39 @@ async function commentOf(app: TestApp, id: string) {
   return (body.data as { id: string }[]).find((c) => c.id === id);
 }
 
+/**
+ * Opens a connection to `app`, writes `parts` with `gapMs` between them, and gives back what came
+ * back and how long after the first write the server closed the connection (Infinity: still open
+ * after 15 s, when it stops waiting).
+ */
+async function exchange(app: TestApp, parts: string[], gapMs = 0): Promise<{ answer: string; closedAfterMs: number }> {
+  const { port, hostname } = new URL(app.url);
+  const socket = net.connect(Number(port), hostname);
+  await once(socket, "connect");
+  let answer = "";
+  socket.on("data", (d) => (answer += d));
+  socket.on("error", () => {});
+  const started = performance.now();
+  const closed = new Promise<number>((resolve) => {
+    socket.on("close", () => resolve(performance.now() - started));
+    setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000).unref();
+  });
+  for (const [i, part] of parts.entries()) {
+    if (i) await new Promise((r) => setTimeout(r, gapMs));
+    if (!socket.destroyed) socket.write(part);
+  }
+  const closedAfterMs = await closed;
+  socket.destroy();
+  return { answer, closedAfterMs };
+}
+
+/** Sends raw bytes in one write, for an answer after which the server closes the connection. */
+async function raw(app: TestApp, request: string): Promise<{ status: number; headers: string; body: string }> {
+  const { answer } = await exchange(app, [request]);
+  const [head = "", body = ""] = answer.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), headers: head, body };
+}
+
 /** Polls /api/health every 25 ms while `during` runs; returns the slowest answer, in ms. */
 async function slowestHealth(app: TestApp, during: Promise<unknown>): Promise<number> {
   let done = false;
@@ -160,49 +193,28 @@ describe("slow searches never hold up other requests", () => {
   });
 });
 
-describe("a client that sends its request slowly", () => {
+describe("how long the server waits for a client: a request arriving slowly, a connection idle", () => {
   const REQUEST_TIMEOUT_MS = 1500;
+  const KEEP_ALIVE_TIMEOUT_MS = 3500;
   let app: TestApp;
   before(async () => {
-    app = await startApp({ dataset, env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+    app = await startApp({
+      dataset,
+      env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS) },
+    });
   });
   after(async () => {
     await app?.stop();
   });
 
-  /**
-   * Opens a connection, writes `parts` with `gapMs` between them, and gives back what came back
-   * and how long after the first write the server closed the connection (or 15 s: still open).
-   */
-  async function trickle(parts: string[], gapMs: number): Promise<{ answer: string; closedAfterMs: number }> {
-    const { port, hostname } = new URL(app.url);
-    const socket = net.connect(Number(port), hostname);
-    await once(socket, "connect");
-    let answer = "";
-    socket.on("data", (d) => (answer += d));
-    socket.on("error", () => {});
-    const started = performance.now();
-    const closed = new Promise<number>((resolve) => {
-      socket.on("close", () => resolve(performance.now() - started));
-      setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000).unref();
-    });
-    for (const [i, part] of parts.entries()) {
-      if (i) await new Promise((r) => setTimeout(r, gapMs));
-      if (!socket.destroyed) socket.write(part);
-    }
-    const closedAfterMs = await closed;
-    socket.destroy();
-    return { answer, closedAfterMs };
-  }
-
   it("headers that never end: the connection is dropped after REQUEST_TIMEOUT_MS, and other requests go on", async () => {
-    const slow = trickle([`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\n`, "X-Slow: 1\r\n"], 200);
+    const slow = exchange(app, [`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\n`, "X-Slow: 1\r\n"], 200);
     const meanwhile = await app.json("/api/v1/posts?limit=1");
     assert.equal(meanwhile.status, 200);
     const { answer, closedAfterMs } = await slow;
     assert.ok(closedAfterMs >= REQUEST_TIMEOUT_MS * 0.9, `dropped after ${Math.round(closedAfterMs)} ms, before its time`);
     // Node looks every second. Under its own limit (60 s) the connection would still be open
-    // when trickle stops waiting, at 15 s.
+    // when exchange stops waiting, at 15 s.
     assert.ok(closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
     assert.equal(answer, "", "no answer to a request that never arrived");
   });
@@ -219,7 +231,7 @@ describe("a client that sends its request slowly", () => {
       "",
       "",
     ].join("\r\n");
-    const { answer, closedAfterMs } = await trickle([head, body.slice(0, 10)], 100);
+    const { answer, closedAfterMs } = await exchange(app, [head, body.slice(0, 10)], 100);
     assert.ok(Number.isFinite(closedAfterMs) && closedAfterMs < REQUEST_TIMEOUT_MS + 5000, `still open after ${Math.round(closedAfterMs)} ms`);
     assert.equal(answer, "", "no answer to a body that never arrived");
     assert.deepEqual(await commentOf(app, "c-first"), before, "the request that never arrived changed nothing");
@@ -227,11 +239,46 @@ describe("a client that sends its request slowly", () => {
   });
 
   it("a request sent in pieces within its time is answered", async () => {
-    const { answer } = await trickle(
+    const { answer } = await exchange(
+      app,
       [`GET /api/v1/posts?limit=1 HTTP/1.1\r\nHost: x\r\n`, `Authorization: Bearer ${app.keys.read}\r\n`, "Connection: close\r\n\r\n"],
       300,
     );
     assert.match(answer, /^HTTP\/1\.1 200 /);
+  });
+
+  it("a connection kept alive waits KEEP_ALIVE_TIMEOUT_MS for its next request, longer than REQUEST_TIMEOUT_MS, then is closed", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string; reused: boolean; socket: net.Socket }>((resolve, reject) => {
+        const req = http.get(`${app.url}/api/v1/posts?limit=1`, { agent, headers: { authorization: `Bearer ${app.keys.read}` } }, (res) => {
+          const { socket } = res;
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, keepAlive: String(res.headers["keep-alive"]), reused: req.reusedSocket, socket }));
+        });
+        req.on("error", reject);
+      });
+    try {
+      const first = await get();
+      assert.equal(first.status, 200);
+      assert.equal(first.keepAlive, "timeout=3", "the client is told how long the server keeps the connection");
+      // Idle past REQUEST_TIMEOUT_MS (Node looks every second), which counts only while a request
+      // arrives, and within KEEP_ALIVE_TIMEOUT_MS.
+      await new Promise((r) => setTimeout(r, REQUEST_TIMEOUT_MS + 1200));
+      const second = await get();
+      assert.equal(second.status, 200);
+      assert.ok(second.reused && second.socket === first.socket, "the second request went on the same connection");
+      const idleFrom = performance.now();
+      const closedAfterMs = await new Promise<number>((resolve) => {
+        second.socket.once("close", () => resolve(performance.now() - idleFrom));
+        setTimeout(() => resolve(Number.POSITIVE_INFINITY), 15_000).unref();
+      });
+      assert.ok(closedAfterMs >= KEEP_ALIVE_TIMEOUT_MS * 0.9, `closed after ${Math.round(closedAfterMs)} ms idle, before its time`);
+      // Node's own 5 s would fail this bound (and the header's).
+      assert.ok(closedAfterMs < KEEP_ALIVE_TIMEOUT_MS + 1200, `still open after ${Math.round(closedAfterMs)} ms idle`);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
@@ -243,22 +290,6 @@ describe("every answer under /api/v1 is the API's JSON", () => {
   after(async () => {
     await app?.stop();
   });
-
-  /** Sends raw bytes and returns the status line's code and the body. */
-  function raw(request: string): Promise<{ status: number; headers: string; body: string }> {
-    const { port, hostname } = new URL(app.url);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname, () => socket.write(request));
-      let data = "";
-      socket.on("data", (d) => (data += d));
-      socket.on("error", reject);
-      socket.on("close", () => {
-        const [head = "", body = ""] = data.split("\r\n\r\n");
-        resolve({ status: Number(head.split(" ")[1]), headers: head, body });
-      });
-      socket.setTimeout(5000, () => socket.destroy());
-    });
-  }
 
   /** Any method, through node:http (fetch refuses TRACE). */
   function send(method: string, path: string, key: string | null): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
@@ -314,7 +345,7 @@ describe("every answer under /api/v1 is the API's JSON", () => {
   });
 
   it("headers over 32 KiB are a JSON 431", async () => {
-    const res = await raw(`GET /api/v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(40_000)}\r\n\r\n`);
+    const res = await raw(app, `GET /api/v1/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(40_000)}\r\n\r\n`);
     assert.equal(res.status, 431);
     assert.equal(JSON.parse(res.body).error.code, "request_header_fields_too_large");
     assert.match(res.headers, /content-type: application\/json; charset=utf-8/i);
@@ -352,7 +383,7 @@ describe("every answer under /api/v1 is the API's JSON", () => {
   });
 
   it("a request Node cannot parse is a JSON 400", async () => {
-    const res = await raw("BREW /api/v1/posts HTTP/1.1\r\nHost: x\r\n\r\n");
+    const res = await raw(app, "BREW /api/v1/posts HTTP/1.1\r\nHost: x\r\n\r\n");
     assert.equal(res.status, 400);
     assert.equal(JSON.parse(res.body).error.code, "invalid_request");
   });
