@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { Prisma, read } from "./db";
 import { after, orderBy, type SortColumn, type SortKey, type SortOrder } from "./keyset";
 import { log } from "./log";
@@ -35,7 +36,8 @@ interface Positions {
 }
 
 interface State {
-  remembered: Map<string, Positions>;
+  /** By table, filter and order; the least recently used dropped past MAX_ENTRIES. */
+  remembered: LRUCache<string, Positions>;
   /** Passes this process makes. */
   building: Set<string>;
 }
@@ -52,14 +54,14 @@ interface SentPositions {
 // On globalThis, as the webhook nudge is (lib/webhooks/nudge.ts): every bundle of the app in a
 // process reads the same positions.
 const slot = globalThis as unknown as { feedbackPositions?: State };
-slot.feedbackPositions ??= { remembered: new Map(), building: new Set() };
+slot.feedbackPositions ??= { remembered: new LRUCache({ max: MAX_ENTRIES }), building: new Set() };
 const { remembered, building } = slot.feedbackPositions;
 
 const shared = workerShare<SentPositions>("positions", (key, sent) => {
-  const current = remembered.get(key);
+  const current = remembered.peek(key);
   if (current && current.version > sent.version) return;
   const keys = sent.keys.map((k) => k.map((value, i) => (sent.kinds[i] === "time" ? new Date(value) : value)));
-  remember(key, { version: sent.version, keys });
+  remembered.set(key, { version: sent.version, keys });
   log("info", "positions in a sort order taken from another worker", {
     table: sent.table,
     order: sent.order,
@@ -68,12 +70,6 @@ const shared = workerShare<SentPositions>("positions", (key, sent) => {
     pid: process.pid,
   });
 });
-
-function remember(key: string, positions: Positions): void {
-  remembered.delete(key);
-  remembered.set(key, positions);
-  if (remembered.size > MAX_ENTRIES) remembered.delete(remembered.keys().next().value as string);
-}
 
 const keyOf = (table: Table, where: Prisma.Sql, order: SortOrder) =>
   `${table}\u0000${order.name}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
@@ -139,7 +135,7 @@ function build(table: Table, where: Prisma.Sql, order: SortOrder, key: string): 
     .then(async (rows) => {
       const version = rows[0]?.dataVersion ?? (await versionOf(table));
       const keys = rows.map((row) => order.columns.map((c) => row[c.name] as SortKey[number]));
-      remember(key, { version, keys });
+      remembered.set(key, { version, keys });
       log("info", "remembered positions in a sort order", { table, order: order.name, positions: rows.length, version, pid: process.pid });
       const kinds = order.columns.map((c) => c.kind);
       const sent = keys.map((k) => k.map((value) => (value instanceof Date ? value.toISOString() : value)));

@@ -1,4 +1,5 @@
 import "server-only";
+import { LRUCache } from "lru-cache";
 import { Prisma, read } from "./db";
 import { rowType } from "./rows";
 
@@ -45,7 +46,8 @@ export function listTotal(count: number, search: boolean): { total: number; tota
 }
 
 const MAX_ENTRIES = 1000;
-const cache = new Map<string, { version: number; total: number }>();
+/** The totals counted, by table and WHERE clause, with the version each was counted at. */
+const cache = new LRUCache<string, { version: number; total: number }>({ max: MAX_ENTRIES });
 
 const keyOf = (table: Table, where: Prisma.Sql) => `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
 
@@ -80,16 +82,9 @@ export async function exactTotal(
   const key = keyOf(table, where);
   const version = known ?? (await versionOf(table));
   const hit = cache.get(key);
-  if (hit && hit.version === version) {
-    // Map order is insertion order: re-inserting keeps the most used entries last.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.total;
-  }
+  if (hit && hit.version === version) return hit.total;
   const total = await count();
-  cache.delete(key);
   cache.set(key, { version, total });
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
   return total;
 }
 
@@ -98,5 +93,5 @@ export async function exactTotal(
  * query plan (never shown), since every plan gives the same rows.
  */
 export function totalHint(table: Table, where: Prisma.Sql): number | undefined {
-  return cache.get(keyOf(table, where))?.total;
+  return cache.peek(keyOf(table, where))?.total;
 }

@@ -8,6 +8,7 @@
 // by path at run time, so it runs the same under Next.js and the CLI.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { LRUCache } from "lru-cache";
 import { decodeRows } from "./columns.mjs";
 
 const MAX_STATEMENTS = 500;
@@ -18,7 +19,8 @@ connection.pragma("query_only = ON");
 // copied into SQLite's own cache by a read() each: reading a thousand scattered rows took half
 // the time at a million posts (README, SQLITE_MMAP_MB).
 connection.pragma(`mmap_size = ${Number(workerData.mmapBytes) || 0}`);
-const statements = new Map();
+/** Prepared statements by text, the least recently used dropped past MAX_STATEMENTS. */
+const statements = new LRUCache({ max: MAX_STATEMENTS });
 /**
  * A sort order's ranks (lib/sqlite/ranks.ts), by name, as of one table version: `order` lists
  * the rows' keys (seq) in the sort order, `rank[seq]` is a row's place in it, -1 for no row.
@@ -37,7 +39,6 @@ function statementFor(sql, mode = "rows") {
   if (!statement) {
     statement = connection.prepare(sql);
     if (mode === "pluck") statement.pluck(true);
-    if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value);
     statements.set(key, statement);
   }
   return statement;

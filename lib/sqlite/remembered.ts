@@ -1,5 +1,6 @@
 import "server-only";
 import Database, { type Statement } from "better-sqlite3";
+import { LRUCache } from "lru-cache";
 
 // The reads that every request makes with the same values (the caller's API key), remembered
 // while the database is unchanged. Each was a round trip to a read thread: a message each way,
@@ -26,13 +27,15 @@ interface Entry {
 export class RememberedReads {
   private connection: Database.Database | null | undefined;
   private dataVersion: Statement | undefined;
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
 
   constructor(
     private readonly file: string,
     /** Entries kept, at most: the least recently used goes first. */
-    private readonly max = 256,
-  ) {}
+    max = 256,
+  ) {
+    this.entries = new LRUCache({ max });
+  }
 
   /**
    * The rows of `sql` with `values`: remembered ones while the database has not changed since
@@ -45,16 +48,9 @@ export class RememberedReads {
     if (changes === undefined) return run();
     const key = `${sql}\u0000${JSON.stringify(values)}`;
     const hit = this.entries.get(key);
-    if (hit && hit.changes === changes) {
-      // Map order is insertion order: re-inserting keeps the most used entries last.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return copies(hit.rows as T[]);
-    }
+    if (hit && hit.changes === changes) return copies(hit.rows as T[]);
     const rows = await run();
-    this.entries.delete(key);
     this.entries.set(key, { changes, rows: copies(rows) });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
     return rows;
   }
 
