@@ -126,6 +126,29 @@ describe("RememberedReads", () => {
     }
   });
 
+  it("tries again after a file it could not read turns into the database", async () => {
+    const late = path.join(dir, "late.db");
+    fs.writeFileSync(late, "not a database yet, ".repeat(300));
+    const remembered = new RememberedReads(late);
+    let reads = 0;
+    const read = () =>
+      remembered.read(SQL, ["a"], async () => {
+        reads++;
+        return [{ name: "first" }];
+      });
+    try {
+      await read();
+      await read();
+      assert.equal(reads, 2, "not remembered while the file is no database");
+      fs.copyFileSync(file, late);
+      await read();
+      await read();
+      assert.equal(reads, 3, "remembered once it is one");
+    } finally {
+      remembered.close();
+    }
+  });
+
   it("does not keep a read that failed", async () => {
     const remembered = new RememberedReads(file);
     try {
