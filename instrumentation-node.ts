@@ -2,6 +2,7 @@ import { prepareRateLimits } from "./lib/api/rate-limit";
 import { startRetention } from "./lib/audit/prune";
 import { db } from "./lib/db";
 import { log, logError } from "./lib/log";
+import { warmUpSearch } from "./lib/sqlite/warm-up";
 import { startDispatcher, stopDispatcher } from "./lib/webhooks/dispatcher";
 import { startWebhookRetention } from "./lib/webhooks/prune";
 
@@ -16,11 +17,12 @@ process.once("SIGTERM", () => {
 
 /**
  * Before the first request: connect the rate limits' shared store; start pruning the audit
- * trail and the webhook delivery log; start delivering webhooks.
+ * trail and the webhook delivery log; start delivering webhooks; start reading the search aids.
  */
 export async function start(): Promise<void> {
   await prepareRateLimits();
   startRetention();
   startWebhookRetention();
   startDispatcher();
+  warmUpSearch();
 }

@@ -564,19 +564,32 @@ async function planTerms(table: SearchTable, terms: string[], filters?: WordFilt
     for (const [term, found] of wordShares ? indexedWords(wordShares, held.holding) : []) expansions.set(term, found);
     return { expansions, words: held.holding, wordRows: held.wordRows, versionRead: held.version, remembered: known ? held.version : undefined };
   }
-  const statements = vocabularyStatements(table);
-  if (!statements) return null;
+  if (!vocabularyStatements(table)) return null;
   const version = await versionOf(table);
-  const vocabulary = remembered.get(table);
-  if (vocabulary?.version !== version) {
-    build(table, statements);
-    return { version, expansions: new Map() };
-  }
+  const vocabulary = vocabularyAt(table, version);
+  if (!vocabulary) return { version, expansions: new Map() };
   const expansions = expansionsOf(vocabulary, terms, Boolean(filters?.boardId || filters?.statusId));
   // The terms the word bits hold, which may find the search by themselves or narrow a rare term (lib/sqlite/word-bits.ts).
-  const places = vocabulary.words ? wordBitsAt(table, version, vocabulary.words) : null;
+  const places = wordBitsOf(table, vocabulary);
   const bits = places ? { terms: heldTerms(vocabulary, terms, places), places } : undefined;
   return { version, expansions, rows: termRows(vocabulary, expansions), bits };
+}
+
+/**
+ * The table's vocabulary remembered at `version`; undefined where there is none of it (SQLite),
+ * and then it is read in the background (unless a read is under way or was too recent).
+ */
+export function vocabularyAt(table: SearchTable, version: number): Vocabulary | undefined {
+  const vocabulary = remembered.get(table);
+  if (vocabulary?.version === version) return vocabulary;
+  const statements = vocabularyStatements(table);
+  if (statements) build(table, statements);
+  return undefined;
+}
+
+/** Where the readers hold the bits of the vocabulary's commonest words at its version (lib/sqlite/word-bits.ts), else null. */
+export function wordBitsOf(table: SearchTable, vocabulary: Vocabulary): ReadonlyMap<string, number> | null {
+  return vocabulary.words ? wordBitsAt(table, vocabulary.version, vocabulary.words) : null;
 }
 
 /**

@@ -202,7 +202,7 @@ export function scanFinds(matches: number, needed: number, rows: number): boolea
 }
 
 /** The list's order's ranks (lib/sqlite/ranks.ts). */
-const RANKED: RankedOrder = { table: "Changelog", name: SORT.name, orderBy: orderBy(SORT, "t") };
+export const RANKED: RankedOrder = { table: "Changelog", name: SORT.name, orderBy: orderBy(SORT, "t") };
 
 /**
  * The matches of a search that the word or trigram index answers by itself, status and labels

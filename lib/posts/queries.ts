@@ -283,6 +283,9 @@ async function readPage(
 /** A sort order's ranks (lib/sqlite/ranks.ts). */
 const rankedOrder = (sortBy: SortBy): RankedOrder => ({ table: "Post", name: sortBy, orderBy: orderOn(sortBy)("t") });
 
+/** Every sort order's ranks. */
+export const RANKED_ORDERS: readonly RankedOrder[] = (Object.keys(POST_ORDERS) as SortBy[]).map(rankedOrder);
+
 /**
  * The matches of a search that the index answers by itself, where they can be counted and
  * paged by the sort order's ranks (SQLite, lib/sqlite/ranks.ts): every term found in one FTS5
