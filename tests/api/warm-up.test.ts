@@ -43,7 +43,7 @@ describe("search aids read from the start", () => {
         (row) => [row.name, Number(row.version)],
       ),
     );
-    assert.deepEqual(ready?.versions, versions);
+    assert.deepEqual([ready?.versions, ready?.passedOver, ready?.changed], [versions, undefined, undefined], "every aid read, of the tables as they were");
     const held = [
       `bits Changelog@${versions.Changelog}`,
       `bits Post@${versions.Post}`,
