@@ -37,7 +37,10 @@ const SEARCHED: readonly { table: SearchTable; orders: readonly RankedOrder[] }[
   { table: "Changelog", orders: [CHANGELOG_RANKED] },
 ];
 
-/** Each table's aids in the order they are asked for: the bits are of the vocabulary's commonest words. */
+/**
+ * Each table's aids in the order they are asked for. The bits are of the vocabulary's commonest
+ * words: with no vocabulary by then (it was passed over), or no words in it, there are none to read.
+ */
 const AIDS: readonly Aid[] = SEARCHED.flatMap(({ table, orders }): Aid[] => [
   { table, name: `${table} vocabulary`, held: (version) => vocabularyAt(table, version) !== undefined },
   ...orders.map((order): Aid => ({ table, name: `${table} ranks ${order.name}`, held: (version) => ranksAt(order, version) })),
@@ -46,7 +49,7 @@ const AIDS: readonly Aid[] = SEARCHED.flatMap(({ table, orders }): Aid[] => [
     name: `${table} word bits`,
     held: (version) => {
       const vocabulary = vocabularyAt(table, version);
-      return Boolean(vocabulary && (!vocabulary.words?.length || wordBitsOf(table, vocabulary)));
+      return !vocabulary?.words?.length || wordBitsOf(table, vocabulary) !== null;
     },
   },
 ]);
