@@ -243,13 +243,13 @@ export interface Context {
 export function settleLine(context: Context): string {
   const { settleSeconds, workerCounts } = context.settings;
   if (!settleSeconds) {
-    return "- Settling: none (`--settle 0`): each server's first runs began as soon as it answered, while it still read its search aids (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits), so they measure its start as well.";
+    return "- Settling: none (`--settle 0`): each server's first runs began as soon as it answered, while it still read its search aids (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits; the deep pages' positions), so they measure its start as well.";
   }
   const tails = workerCounts.map((workers) => {
     const settled = context.settled.get(workers);
     return settled ? `${workers}: ${(100 * settled.tailCpuShare).toFixed(0)}%` : `${workers}: not run`;
   });
-  return `- Settling: after its start, each server had ${settleSeconds} s before its first run, with one sampled request of each GET scenario a second, so that it read its search aids first (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits; 17 s after a start at a million posts, idle); its CPU over the last 5 s of them, those requests included, as a share of one core, by WEB_CONCURRENCY: ${tails.join(", ")}. The first runs after a start without it are slower (\`--settle 0\`).`;
+  return `- Settling: after its start, each server had ${settleSeconds} s before its first run, with one sampled request of each GET scenario a second, so that it read its search aids first (on SQLite the indexes' vocabularies, the sort orders' ranks, the commonest words' bits, which each process reads from its start, held 21 s after a start at a million posts, idle; the deep pages' positions, which the first deep page starts); its CPU over the last 5 s of them, those requests included, as a share of one core, by WEB_CONCURRENCY: ${tails.join(", ")}. The first runs after a start without it are slower (\`--settle 0\`).`;
 }
 
 export function report(context: Context, rows: Row[]): string {

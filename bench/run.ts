@@ -518,12 +518,13 @@ async function check(app: Server, baseline: Server | undefined, key: string, sce
 }
 
 /**
- * A server fresh from its start reads what its searches lean on in the background, each the
- * first time a search needs it: on SQLite each index's vocabulary, the sort orders' ranks and the
- * commonest words' bits (at a million posts, held 17 s after a start on an idle machine: the
- * posts' vocabulary took 5-6 s, their words' bits 9 s). A run made meanwhile measures the start
- * as well as the service: on 2026-12-05 rare numbers, the first scenario after the start, ran at
- * 21% of the floor, with their words' bits not yet read. So before its first run each server is
+ * A server fresh from its start reads what its searches lean on in the background: on SQLite
+ * each index's vocabulary, the sort orders' ranks and the commonest words' bits, from its start
+ * (lib/sqlite/warm-up.ts; at a million posts, held 21 s after a start on an idle machine: the
+ * posts' vocabulary took 5 s, their words' bits 11 s), and on both engines a deep page's
+ * positions the first time a deep page needs them. A run made meanwhile measures the start as
+ * well as the service: on 2026-12-05, before the warm-up, rare numbers, the first scenario after
+ * the start, ran at 21% of the floor, with their words' bits not yet read. So before its first run each server is
  * given `seconds`, with one sampled request of each GET scenario a second (a worker count of
  * several gets them in turn, so each process reads its own); what it spent over the last five of
  * them, the sampled requests included, says whether it had gone quiet (the report gives it).
