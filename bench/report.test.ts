@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { type Cpu, type CpuReading, cpuMsOf, cpuSpent, type Measure, type Scenario } from "./measure";
-import { type Context, cpuChange, cpuText, fileCacheReclaim, type Row, type Settled, settleLine, webhookVerdict } from "./report";
+import { type Context, cpuChange, cpuText, fileCacheReclaim, type Row, type Settled, reportFile, settleLine, webhookVerdict } from "./report";
 
 // The benchmark's verdict on the webhook's cost to a PUT, from the two PUT rows.
 
@@ -136,5 +136,24 @@ describe("settleLine", () => {
   test("says a worker count that never ran, and that without settling the first runs measure the start", () => {
     assert.match(settleLine(context(45, [[1, null]])), /by WEB_CONCURRENCY: 1: not run\./);
     assert.match(settleLine(context(0, [[1, null]])), /^- Settling: none \(`--settle 0`\).*measure its start as well\.$/);
+  });
+});
+
+describe("reportFile", () => {
+  test("names a day's first report after the engine, the posts and the day, and a later one of that day -2, -3", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-results-"));
+    try {
+      const first = reportFile(dir, "sqlite", 1_000_000, "2026-12-07");
+      assert.equal(first, path.join(dir, "sqlite-1000000-2026-12-07.md"));
+      fs.writeFileSync(first, "the full run");
+      const second = reportFile(dir, "sqlite", 1_000_000, "2026-12-07");
+      assert.equal(second, path.join(dir, "sqlite-1000000-2026-12-07-2.md"));
+      fs.writeFileSync(second, "a profiled run");
+      assert.equal(reportFile(dir, "sqlite", 1_000_000, "2026-12-07"), path.join(dir, "sqlite-1000000-2026-12-07-3.md"));
+      assert.equal(reportFile(dir, "postgres", 1_000_000, "2026-12-07"), path.join(dir, "postgres-1000000-2026-12-07.md"), "another engine's name is its own");
+      assert.equal(fs.readFileSync(first, "utf8"), "the full run", "nothing written over");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

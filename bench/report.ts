@@ -83,6 +83,18 @@ export function fileCacheReclaim(admin = "/sys/kernel/mm/damon/admin"): string |
   return `the kernel pages out memory not used for ${after.toFixed(0)} s (DAMON), cached file pages included, so database pages no request read in that time come from disk again`;
 }
 
+/**
+ * Where a run's report goes: `<engine>-<posts>-<day>.md` in `dir`, or, where a run of that day
+ * already wrote it, the same name with -2, -3… added: a second run never writes over the first
+ * (a profiled run of two scenarios once took the place of the day's full run).
+ */
+export function reportFile(dir: string, engine: string, posts: number, day: string): string {
+  const base = path.join(dir, `${engine}-${posts}-${day}`);
+  let file = `${base}.md`;
+  for (let n = 2; fs.existsSync(file); n++) file = `${base}-${n}.md`;
+  return file;
+}
+
 export const f0 = (n: number) => n.toFixed(0);
 export const n0 = (n: number) => Math.round(n).toLocaleString("en");
 export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "failed");

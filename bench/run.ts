@@ -31,7 +31,7 @@
 //
 // Data is kept under bench/.data/ (SQLite) or in the database feedback_bench_<posts>
 // (PostgreSQL) and reused when it was fully seeded before. Results go to
-// bench/results/<engine>-<posts>-<date>.md.
+// bench/results/<engine>-<posts>-<date>.md (-2, -3… for a later run of the same day).
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -54,7 +54,7 @@ import {
   type Scenario,
   type Server,
 } from "./measure";
-import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, type Row, type Settled, TARGET_CONNECTIONS } from "./report";
+import { type Context, CPU_HEADER, cpuText, errorText, f0, heldText, ms, n0, report, reportFile, type Row, type Settled, TARGET_CONNECTIONS } from "./report";
 import { type BenchReceiver, otherEnabledEndpoints, startBenchReceiver, subscribe, unsubscribe } from "./webhook-receiver";
 import { describeStamp, readStamp, sourceStamp, writeStamp } from "./source";
 import { BOARD_IDS, type Draw, draw, type Universe, VARIED_SCENARIOS } from "./workload";
@@ -770,7 +770,7 @@ async function benchEngine(engine: "sqlite" | "postgres", code: string): Promise
     await receiver.close();
   }
   fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `${engine}-${posts}-${new Date().toISOString().slice(0, 10)}.md`);
+  const file = reportFile(resultsDir, engine, posts, new Date().toISOString().slice(0, 10));
   fs.writeFileSync(file, report(context, rows));
   log(`wrote ${path.relative(root, file)}`);
   process.stdout.write(`${fs.readFileSync(file, "utf8")}\n`);
