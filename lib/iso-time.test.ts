@@ -12,6 +12,26 @@ describe("isoTime", () => {
       assert.equal(isoTime(date), date.toISOString());
     }
   });
+  it("writes every day of the years 1000-9999 as toISOString does, leap days and the ends of centuries included", () => {
+    const edges = [Date.UTC(2000, 1, 29), Date.UTC(1900, 1, 28, 23, 59, 59, 999), Date.UTC(1900, 2, 1), Date.UTC(2100, 1, 28), Date.UTC(1600, 1, 29), Date.UTC(1969, 11, 31, 23, 59, 59, 999)];
+    for (const ms of edges) assert.equal(isoTime(new Date(ms)), new Date(ms).toISOString(), String(ms));
+    // Every eleventh day from 1 March 1000 (each 400-year era starts on a 1 March), which lands on
+    // every day of every month in turn, at a time of day that moves.
+    for (let ms = Date.UTC(1000, 2, 1), i = 0; ms < Date.UTC(10_000, 0, 1); ms += 11 * 86_400_000, i++) {
+      const date = new Date(ms + ((i * 7_919_993) % 86_400_000));
+      assert.equal(isoTime(date), date.toISOString());
+    }
+  });
+  it("writes a Date made through a subclass's constructor, as Next.js's wrapper of Date makes them, the same way", () => {
+    function Wrapped(...args: [number]) {
+      return Reflect.construct(Date, args, new.target ?? Wrapped) as Date;
+    }
+    Object.defineProperty(Wrapped, "prototype", { value: Date.prototype });
+    for (const ms of [Date.UTC(2026, 11, 7, 8, 5, 3, 9), Date.UTC(1000, 0, 1), 0]) {
+      const date = new (Wrapped as unknown as DateConstructor)(ms);
+      assert.equal(isoTime(date), new Date(ms).toISOString());
+    }
+  });
   it("throws on an invalid date, as toISOString does", () => {
     assert.throws(() => isoTime(new Date(Number.NaN)), RangeError);
   });
