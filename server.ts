@@ -12,6 +12,7 @@ import type { Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { RateLimiterClusterMaster } from "rate-limiter-flexible";
+import { keepEngineDate } from "./lib/engine-date";
 import { type Env, env } from "./lib/env";
 import { watchEventLoop } from "./lib/event-loop";
 import { log } from "./lib/log";
@@ -135,6 +136,8 @@ async function serve(config: Env, dispatcher?: Dispatcher): Promise<void> {
   // Before Next.js loads, so its instrumentation hook finds a dispatcher and starts none itself.
   if (dispatcher) setNudge(dispatcher.send);
   else if (cluster.isWorker && process.env[DISPATCHER_ENV]) setNudge((message) => process.send?.(message));
+  // Before Next.js loads and replaces the global Date (lib/engine-date.ts).
+  keepEngineDate();
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: root, hostname: config.HOSTNAME, port: config.PORT });
   const handle = app.getRequestHandler();
