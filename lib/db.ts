@@ -4,9 +4,9 @@ import pg from "pg";
 import { createAdapter, keepsPreparedStatements, postgresPoolConfig } from "./db-adapter";
 import { isLockBusy } from "./db-errors";
 import { dialect } from "./dialect";
-import { engineDate } from "./engine-date";
 import { env, inNextServer, sqlitePath } from "./env";
 import { log } from "./log";
+import { parseTimestamp } from "./pg-timestamp";
 import { Prisma } from "./generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "./generated/postgres/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
@@ -78,15 +78,11 @@ export function sqliteReaders(): { pool: ReadPool; values: (query: Prisma.Sql) =
 }
 
 // pg's default parsers read a timestamp without time zone in the process's zone; the columns
-// hold UTC (as Prisma writes them). Made through the engine's Date, not Next.js's wrapper of it
-// (lib/engine-date.ts).
+// hold UTC (as Prisma writes them): lib/pg-timestamp.ts.
 const TIMESTAMP = 1114;
 const pgTypes = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") => {
-    if (oid !== TIMESTAMP || format === "binary") return pg.types.getTypeParser(oid, format as "text");
-    const EngineDate = engineDate();
-    return (value: string) => new EngineDate(`${value.replace(" ", "T")}Z`);
-  }) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP && format !== "binary" ? parseTimestamp : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
 /**
