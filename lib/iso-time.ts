@@ -3,13 +3,12 @@
 //
 // Worked out from the time's milliseconds alone, not from the Date's UTC getters. Next.js
 // replaces the global `Date` in the server with a wrapper (node-environment-extensions/date.js),
-// and a Date made through it, as every Date that pg parses on the main thread is, answers
-// getUTCFullYear and the other getters on V8's slow path: the seven calls took 1.7-2.1 µs a
-// time on such Dates against 0.25-0.27 on the engine's own (Node 20, this machine), and in a
-// profile of PostgreSQL under a common word they were 5% of the event loop's time, about 100
-// µs a request. getTime() is one call either way: 0.21-0.23 µs a time on both kinds of Date
-// (toISOString: 0.57-0.63). The dates of SQLite's rows are made in its readers, where `Date` is
-// the engine's, and sent over as such.
+// and on a Date made through it the seven getters took 1.6-2.1 µs a time against 0.25-0.32 on
+// the engine's own (Node 20, this machine). pg's Dates were all made through it: in a profile of
+// PostgreSQL under a common word the getters were 2.4% of the event loop's time, about 100 µs a
+// request. They are made through the engine's Date now (lib/pg-timestamp.ts), but any Date made
+// elsewhere in the server still comes from the wrapper. getTime() is one call either way: this
+// takes 0.21-0.23 µs a time on both kinds of Date (toISOString: 0.57-0.63).
 
 const DAY_MS = 86_400_000;
 /** The first and past-the-last milliseconds of the years 1000-9999, which have four digits. */
