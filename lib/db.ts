@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { checkingText, pendingKeyCheck, settle } from "./auth/key-check";
 import { createAdapter, keepsPreparedStatements, postgresPoolConfig } from "./db-adapter";
 import { isLockBusy } from "./db-errors";
 import { dialect } from "./dialect";
@@ -167,7 +168,12 @@ export async function read<T>(query: Prisma.Sql, type: RowType<T>, options: Read
     const run = async () => (await sqliteReadPool().run(query.sql, values, { kinds: type.kinds })) as T[];
     return options.remember ? sqliteRemembered().read(query.sql, values, run) : run();
   }
-  const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(query.text) : undefined, text: query.text, values });
+  // Until one of a read request's reads has seen its caller's key, each says how the key stands (lib/auth/key-check.ts).
+  const check = pendingKeyCheck();
+  const text = check ? checkingText(query.text, values.length) : query.text;
+  if (check) values.push(check.keyId);
+  const { rows } = await postgresPool().query({ name: options.lookup ? preparedName(text) : undefined, text, values });
+  if (check) settle(check, rows);
   return decode(rows, type);
 }
 

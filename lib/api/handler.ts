@@ -1,7 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { assertSameOrigin, authenticate, type Principal } from "../auth/authenticate";
+import { assertSameOrigin, authenticateRead, type Principal } from "../auth/authenticate";
+import { type KeyCheck, withKeyCheck } from "../auth/key-check";
+import type { Scope } from "../auth/keys";
 import { log, logError } from "../log";
 import { readBody } from "./body";
 import type { Contract } from "./define-operation";
@@ -111,21 +113,55 @@ export function toErrorResponse(error: unknown, requestId: string, method: strin
   return errorResponse(new ApiError("internal_error", "Something went wrong on our side. Quote the request id if you report it."), requestId);
 }
 
+interface Admitted {
+  principal: Principal;
+  limitHeaders: Record<string, string>;
+  /** A key remembered, not looked up: the request's reads must confirm it (lib/auth/key-check.ts). */
+  check?: KeyCheck;
+}
+
+/** Throws a refusal of who is calling (401) with the caller's address's RateLimit headers. */
+async function refuseCaller(req: Request, error: unknown): Promise<never> {
+  if (!(error instanceof ApiError)) throw error;
+  const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
+  throw error.withHeaders(limitHeaders);
+}
+
 /**
  * Who is calling, counted against the right rate limit: the key once authenticated, else the
  * client's address. A refusal (401 or 429) carries the RateLimit headers like any answer.
+ * `confirmByReads`: the request only reads, and a key known to this process may be confirmed
+ * by its reads (see current()).
  */
-export async function admit(req: Request): Promise<{ principal: Principal; limitHeaders: Record<string, string> }> {
-  let principal: Principal;
+export async function admit(req: Request, confirmByReads = false): Promise<Admitted> {
+  let admitted: Awaited<ReturnType<typeof authenticateRead>>;
   try {
-    principal = await authenticate(req.headers);
-    noteKey(req, principal.keyId);
+    admitted = await authenticateRead(req.headers, confirmByReads ? undefined : false);
+    noteKey(req, admitted.principal.keyId);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const limitHeaders = await takeToken({ kind: "address", ip: clientIpOf(req.headers) });
-    throw error.withHeaders(limitHeaders);
+    return refuseCaller(req, error);
   }
-  return { principal, limitHeaders: await takeToken({ kind: "key", id: principal.keyId }) };
+  return { ...admitted, limitHeaders: await takeToken({ kind: "key", id: admitted.principal.keyId }) };
+}
+
+/**
+ * The caller as the database has it now: where the key was remembered and no read of the request
+ * has seen it unchanged, it is looked up (throws 401 if it has been revoked or is gone), and the
+ * request's answer waits for that.
+ */
+async function current(req: Request, admitted: Admitted): Promise<Principal> {
+  if (!admitted.check || admitted.check.seen === "unchanged") return admitted.principal;
+  try {
+    admitted.principal = (await authenticateRead(req.headers, false)).principal;
+    admitted.check = undefined;
+  } catch (error) {
+    return refuseCaller(req, error);
+  }
+  return admitted.principal;
+}
+
+function assertScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new ApiError("forbidden", `This API key lacks the "${scope}" scope.`);
 }
 
 /** Answers a request that gets no further than its caller's admission: 404, 405 and the like. */
@@ -149,20 +185,28 @@ export function withApi<C extends Contract>(contract: C, handler: (input: Input<
     const url = new URL(req.url);
     let extraHeaders: Record<string, string> = {};
     try {
-      const admitted = await admit(req);
-      const principal = admitted.principal;
+      const reading = req.method === "GET" || req.method === "HEAD";
+      const admitted = await admit(req, reading);
       extraHeaders = admitted.limitHeaders;
-      if (!principal.scopes.includes(contract.scope)) {
-        throw new ApiError("forbidden", `This API key lacks the "${contract.scope}" scope.`);
+      // A refusal is decided on the key as it stands, not as it was remembered.
+      const principal = admitted.principal.scopes.includes(contract.scope) ? admitted.principal : await current(req, admitted);
+      assertScope(principal, contract.scope);
+      let result: Result;
+      try {
+        // Every change made with the session cookie, whatever its scope, must come from the dashboard itself.
+        if (principal.via === "session" && !reading) assertSameOrigin(req.headers);
+
+        const body = contract.body ? parse(contract.body, await readBody(req), "body") : undefined;
+        const params = contract.params ? parse(contract.params, await ctx.params, "path") : undefined;
+        const query = contract.query ? parse(contract.query, queryObject(url.searchParams, queryKeys, listKeys), "query") : undefined;
+        const work = () => handler({ query, body, params, principal, requestId, url, headers: req.headers } as Input<C>) as Promise<Result>;
+        result = await (admitted.check ? withKeyCheck(admitted.check, work) : work());
+      } catch (error) {
+        // Whatever went wrong, a key that no longer stands is the answer, as it would have been first.
+        assertScope(await current(req, admitted), contract.scope);
+        throw error;
       }
-      // Every change made with the session cookie, whatever its scope, must come from the dashboard itself.
-      if (principal.via === "session" && req.method !== "GET" && req.method !== "HEAD") assertSameOrigin(req.headers);
-
-      const body = contract.body ? parse(contract.body, await readBody(req), "body") : undefined;
-      const params = contract.params ? parse(contract.params, await ctx.params, "path") : undefined;
-      const query = contract.query ? parse(contract.query, queryObject(url.searchParams, queryKeys, listKeys), "query") : undefined;
-
-      const result: Result = await handler({ query, body, params, principal, requestId, url, headers: req.headers } as Input<C>);
+      assertScope(await current(req, admitted), contract.scope);
       if ("list" in result) {
         return json({ data: result.list, pagination: result.pagination }, 200, requestId, {
           ...extraHeaders,
