@@ -602,8 +602,25 @@ async function databaseVersion(engine: "sqlite" | "postgres", url: string): Prom
   // its setting exists only where it was loaded, and unlike the list of libraries anyone may read it).
   const autoprewarm = (await client.query("SELECT current_setting('pg_prewarm.autoprewarm', true) AS on")).rows[0]?.on as string | null;
   const prewarm = autoprewarm === "on" ? "on" : "off";
+  const hugePages = (await client.query("SHOW huge_pages")).rows[0]?.huge_pages as string;
   await client.end();
-  return `PostgreSQL ${version} (pg), shared_buffers ${buffers}, pg_prewarm's autoprewarm ${prewarm}, on the same machine`;
+  return `PostgreSQL ${version} (pg), shared_buffers ${buffers}, pg_prewarm's autoprewarm ${prewarm}, huge_pages ${hugePages} (${sharedMemoryPages()}), on the same machine`;
+}
+
+/**
+ * Whether PostgreSQL's shared memory is in huge pages: PostgreSQL 15 does not say when
+ * huge_pages is "try", but its processes' memory maps do (a mapping named anon_hugepage).
+ */
+function sharedMemoryPages(): string {
+  for (const pid of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+      return fs.readFileSync(`/proc/${pid}/maps`, "utf8").includes("anon_hugepage") ? "in huge pages" : "in 4 kB pages";
+    } catch {
+      // gone, or not ours to read: the next one
+    }
+  }
+  return "its pages not readable from here";
 }
 const floorScenario = { method: "GET" as const, requests: repeated("/api/health") };
 
