@@ -16,7 +16,7 @@ describe("isoTime", () => {
       assert.equal(isoTime(date), date.toISOString());
     }
   });
-  it("writes every day of the years 1000-9999 as toISOString does, leap days and the ends of centuries included", () => {
+  it("writes every eleventh day of the years 1000-9999 as toISOString does, leap days and the ends of centuries included", () => {
     const edges = [Date.UTC(2000, 1, 29), Date.UTC(1900, 1, 28, 23, 59, 59, 999), Date.UTC(1900, 2, 1), Date.UTC(2100, 1, 28), Date.UTC(1600, 1, 29), Date.UTC(1969, 11, 31, 23, 59, 59, 999)];
     for (const ms of edges) assert.equal(isoTime(new Date(ms)), new Date(ms).toISOString(), String(ms));
     // Every eleventh day from 1 March 1000 (each 400-year era starts on a 1 March), which lands on
