@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { assertSameOrigin, authenticateRead, type Principal } from "../auth/authenticate";
+import { assertSameOrigin, authenticate, authenticateRead, type Principal } from "../auth/authenticate";
 import { type KeyCheck, withKeyCheck } from "../auth/key-check";
 import type { Scope } from "../auth/keys";
 import { log, logError } from "../log";
@@ -134,9 +134,9 @@ async function refuseCaller(req: Request, error: unknown): Promise<never> {
  * by its reads (see current()).
  */
 export async function admit(req: Request, confirmByReads = false): Promise<Admitted> {
-  let admitted: Awaited<ReturnType<typeof authenticateRead>>;
+  let admitted: Pick<Admitted, "principal" | "check">;
   try {
-    admitted = await authenticateRead(req.headers, confirmByReads ? undefined : false);
+    admitted = confirmByReads ? await authenticateRead(req.headers) : { principal: await authenticate(req.headers) };
     noteKey(req, admitted.principal.keyId);
   } catch (error) {
     return refuseCaller(req, error);
@@ -152,7 +152,7 @@ export async function admit(req: Request, confirmByReads = false): Promise<Admit
 async function current(req: Request, admitted: Admitted): Promise<Principal> {
   if (!admitted.check || admitted.check.seen === "unchanged") return admitted.principal;
   try {
-    admitted.principal = (await authenticateRead(req.headers, false)).principal;
+    admitted.principal = await authenticate(req.headers);
     admitted.check = undefined;
   } catch (error) {
     return refuseCaller(req, error);

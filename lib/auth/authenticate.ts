@@ -64,7 +64,7 @@ function touch(keyId: string): void {
 
 /** Who is calling: a Bearer key, else the dashboard's session cookie. Throws 401. */
 export async function authenticate(headers: Headers): Promise<Principal> {
-  return (await authenticateRead(headers, false)).principal;
+  return (await caller(headers, false)).principal;
 }
 
 /**
@@ -72,7 +72,11 @@ export async function authenticate(headers: Headers): Promise<Principal> {
  * before is not looked up again, and comes with the check its reads must settle
  * (lib/auth/key-check.ts; lib/api/handler.ts holds the answer until they have).
  */
-export async function authenticateRead(headers: Headers, confirmByReads = dialect.engine === "postgres"): Promise<{ principal: Principal; check?: KeyCheck }> {
+export function authenticateRead(headers: Headers): Promise<{ principal: Principal; check?: KeyCheck }> {
+  return caller(headers, dialect.engine === "postgres");
+}
+
+async function caller(headers: Headers, confirmByReads: boolean): Promise<{ principal: Principal; check?: KeyCheck }> {
   const authorization = headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer +(\S+) *$/i.exec(authorization);
