@@ -202,7 +202,7 @@ const readOr = (file: string, fallback: string) => {
 const isDispatcher = (pid: number) => readOr(`/proc/${pid}/cmdline`, "").includes("webhooks\0deliver");
 
 /** Every PostgreSQL process of the machine (its backends, the WAL writer, autovacuum...). */
-function postgresProcesses(): number[] {
+export function postgresProcesses(): number[] {
   return fs
     .readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry) && readOr(`/proc/${entry}/comm`, "").trim() === "postgres")

@@ -48,6 +48,7 @@ import {
   type Measure,
   nodeProcesses,
   noteProcesses,
+  postgresProcesses,
   processTree,
   readCpu,
   readHolds,
@@ -612,9 +613,8 @@ async function databaseVersion(engine: "sqlite" | "postgres", url: string): Prom
  * huge_pages is "try", but its processes' memory maps do (a mapping named anon_hugepage).
  */
 function sharedMemoryPages(): string {
-  for (const pid of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+  for (const pid of postgresProcesses()) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
       return fs.readFileSync(`/proc/${pid}/maps`, "utf8").includes("anon_hugepage") ? "in huge pages" : "in 4 kB pages";
     } catch {
       // gone, or not ours to read: the next one

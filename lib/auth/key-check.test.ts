@@ -22,7 +22,7 @@ describe("a read request's key, checked by its reads", () => {
     const text = checkingText(`SELECT "id" FROM "Post" WHERE "boardId" = $1 ORDER BY "id" LIMIT $2`, 2);
     assert.equal(
       text,
-      `SELECT "checked".*, (SELECT "scopes" FROM "ApiKey" WHERE "id" = $3 AND "revokedAt" IS NULL) AS "keyScopes" FROM (SELECT "id" FROM "Post" WHERE "boardId" = $1 ORDER BY "id" LIMIT $2) "checked"`,
+      `SELECT "checked".*, (SELECT "scopes" FROM "ApiKey" WHERE "id" = $3 AND "revokedAt" IS NULL) AS "keyScopes" FROM (SELECT "id" FROM "Post" WHERE "boardId" = $1 ORDER BY "id" LIMIT $2\n) "checked"`,
     );
   });
 

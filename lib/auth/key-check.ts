@@ -41,10 +41,11 @@ const COLUMN = "keyScopes";
  * A SELECT (PostgreSQL's text, with `parameters` numbered parameters) that also returns the
  * key's scopes as its last column, null once the key is revoked or gone; the key's id is the
  * next parameter. Its rows and their order are the SELECT's: PostgreSQL scans the subquery's
- * result as it comes.
+ * result as it comes. The text is closed on a line of its own, so that a comment at its end
+ * (`-- ...`) cannot swallow the closing parenthesis.
  */
 export function checkingText(text: string, parameters: number): string {
-  return `SELECT "checked".*, (SELECT "scopes" FROM "ApiKey" WHERE "id" = $${parameters + 1} AND "revokedAt" IS NULL) AS "${COLUMN}" FROM (${text}) "checked"`;
+  return `SELECT "checked".*, (SELECT "scopes" FROM "ApiKey" WHERE "id" = $${parameters + 1} AND "revokedAt" IS NULL) AS "${COLUMN}" FROM (${text}\n) "checked"`;
 }
 
 /** Notes what a checking read's rows saw of the key, and takes the column off them. */
