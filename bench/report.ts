@@ -287,7 +287,7 @@ export function report(context: Context, rows: Row[]): string {
     `- Code: the app's build was made from ${context.code}`,
     `- Database: ${context.version}`,
     `- Data: ${context.data}`,
-    `- Load: autocannon, ${settings.duration} s per run after a ${settings.warmUpSeconds} s warm-up, on the same machine; the app is \`server.ts\` (production build) with WEB_CONCURRENCY = ${settings.workerCounts.map((w) => `${w} (${ran(w)})`).join(", ")}; the rate limit off.`,
+    `- Load: autocannon, ${settings.duration} s per run after a ${settings.warmUpSeconds} s warm-up, on the same machine; the app is \`server.ts\` (production build) with WEB_CONCURRENCY = ${settings.workerCounts.map((w) => `${w} (${ran(w)})`).join(", ")}; every request counted by the rate limiter, as by default, against a limit of 10,000,000 a minute that no run reaches.`,
     settleLine(context),
     `- Varied scenarios (bench/workload.ts, seed ${settings.seed}) send a different request each time: each walks its own space of distinct requests, built from the seed's vocabulary, in a shuffled order, and the walk goes on across warm-ups, connection levels and worker counts, so a request is sent twice only once its space is used up ("repeats"). Before any load, ${settings.samples} requests of each (drawn with another seed) had to answer 200; "sample hits" is the range of their totals.`,
     "- Cache-warm scenarios repeat one request for the whole run, so every cache answers them: a ceiling, not what users get.",

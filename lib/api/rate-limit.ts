@@ -87,7 +87,8 @@ function storeFor(): Store {
       query_timeout: 2_000,
     });
     pool.on("error", (error) => log("warn", `PostgreSQL (rate limits): ${error.message}`));
-    // The table comes with the migrations ("RateLimit"), so the service never needs CREATE.
+    // The table comes with the migrations ("RateLimit"), so the service never needs CREATE. It
+    // is unlogged (the rate_limit_unlogged migration): a count commits without a WAL flush.
     return (keyPrefix, points) =>
       new RateLimiterPostgres({
         storeClient: pool,

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
 import { type RedisServer, redisServerPath, startRedis } from "../support/redis";
+import { sql } from "../support/sql";
 
 // Rate limits: per key once authenticated, per client address before (no key, a wrong or
 // revoked key, a failed sign-in), the IETF RateLimit headers on every limited answer, and
@@ -121,6 +122,9 @@ describe("shared by every process", () => {
     try {
       if (first.engine === "postgres") {
         await assertSharedBetween(first, second);
+        // Counters need not outlive a crash: the table writes no WAL (its migration says why).
+        const [table] = await sql<{ relpersistence: string }>(first.databaseUrl, `SELECT "relpersistence" FROM "pg_class" WHERE "relname" = 'RateLimit'`);
+        assert.equal(table?.relpersistence, "u");
       } else {
         // SQLite is served by one process; each process counts for itself, which is documented.
         const key = (await first.cli(["keys", "create", "--name", "per-process"])).stdout.trim();
