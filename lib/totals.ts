@@ -49,6 +49,9 @@ const MAX_ENTRIES = 1000;
 /** The totals counted, by table and WHERE clause, with the version each was counted at. */
 const cache = new LRUCache<string, { version: number; total: number }>({ max: MAX_ENTRIES });
 
+/** The counts under way, by key and version: a request that misses too waits for the same one. */
+const counting = new Map<string, Promise<number>>();
+
 const keyOf = (table: Table, where: Prisma.Sql) => `${table}\u0000${where.sql}\u0000${JSON.stringify(where.values)}`;
 
 /** A row that also carries its table's version, read in the same statement as the row. */
@@ -83,9 +86,20 @@ export async function exactTotal(
   const version = known ?? (await versionOf(table));
   const hit = cache.get(key);
   if (hit && hit.version === version) return hit.total;
-  const total = await count();
-  cache.set(key, { version, total });
-  return total;
+  // Requests that miss together (the first ones after a write, or after searches pushed an
+  // unfiltered list's total out) share one count rather than each counting the whole table.
+  const flight = `${key}\u0000${version}`;
+  let pending = counting.get(flight);
+  if (!pending) {
+    pending = count()
+      .then((total) => {
+        cache.set(key, { version, total });
+        return total;
+      })
+      .finally(() => counting.delete(flight));
+    counting.set(flight, pending);
+  }
+  return pending;
 }
 
 /**
