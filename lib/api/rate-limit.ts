@@ -12,6 +12,7 @@ import {
 } from "rate-limiter-flexible";
 import { engineOf, env } from "../env";
 import { log } from "../log";
+import { BatchedLimiter, type Limiter } from "./batched-limiter";
 import { ApiError } from "./errors";
 
 // Rate limits, with rate-limiter-flexible: per API key once a request is authenticated, and
@@ -20,18 +21,25 @@ import { ApiError } from "./errors";
 // process of the service can see them: Redis when REDIS_URL is set, else the database on
 // PostgreSQL, else memory: this process's, or, when server.ts runs WEB_CONCURRENCY workers,
 // the primary's, which every worker asks over IPC. If the shared store fails, memory stands in
-// (the insurance limiter) rather than failing the request.
+// (the insurance limiter) rather than failing the request. A key's requests reach a shared store
+// in batches while the key is far from its limit (lib/api/batched-limiter.ts).
 
 export type LimitSubject = { kind: "key"; id: string } | { kind: "address"; ip: string };
 
 interface Limiters {
-  key?: RateLimiterAbstract;
-  address?: RateLimiterAbstract;
+  key?: Limiter;
+  address?: Limiter;
 }
 
 const WINDOW_SECONDS = 60;
 
 type Store = (keyPrefix: string, points: number) => RateLimiterAbstract;
+
+/** Where counters live, and whether another process can see them (every store but this process's memory). */
+interface Stores {
+  store: Store;
+  shared: boolean;
+}
 
 /** Settles once the shared store can take requests (or has had its chance to). */
 let ready: Promise<void> = Promise.resolve();
@@ -64,7 +72,7 @@ class PrimaryMemoryLimiter extends RateLimiterCluster {
 /** One of server.ts's workers, whose primary keeps the memory counters (not another cluster manager's). */
 const inServerCluster = () => cluster.isWorker && env().WEB_CONCURRENCY > 1;
 
-function storeFor(): Store {
+function storeFor(): Stores {
   const config = env();
   const local: Store = inServerCluster() ? (keyPrefix, points) => new PrimaryMemoryLimiter(keyPrefix, points) : memory;
   if (config.REDIS_URL) {
@@ -76,8 +84,11 @@ function storeFor(): Store {
       client.once("ready", () => resolve());
       setTimeout(resolve, 3_000).unref();
     });
-    return (keyPrefix, points) =>
-      new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: WINDOW_SECONDS, insuranceLimiter: local(keyPrefix, points) });
+    return {
+      store: (keyPrefix, points) =>
+        new RateLimiterRedis({ storeClient: client, keyPrefix, points, duration: WINDOW_SECONDS, insuranceLimiter: local(keyPrefix, points) }),
+      shared: true,
+    };
   }
   if (engineOf(config.DATABASE_URL) === "postgres") {
     const pool = new pg.Pool({
@@ -89,18 +100,21 @@ function storeFor(): Store {
     pool.on("error", (error) => log("warn", `PostgreSQL (rate limits): ${error.message}`));
     // The table comes with the migrations ("RateLimit"), so the service never needs CREATE. It
     // is unlogged (the rate_limit_unlogged migration): a count commits without a WAL flush.
-    return (keyPrefix, points) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        tableName: "RateLimit",
-        tableCreated: true,
-        keyPrefix,
-        points,
-        duration: WINDOW_SECONDS,
-        insuranceLimiter: local(keyPrefix, points),
-      });
+    return {
+      store: (keyPrefix, points) =>
+        new RateLimiterPostgres({
+          storeClient: pool,
+          tableName: "RateLimit",
+          tableCreated: true,
+          keyPrefix,
+          points,
+          duration: WINDOW_SECONDS,
+          insuranceLimiter: local(keyPrefix, points),
+        }),
+      shared: true,
+    };
   }
-  return local;
+  return { store: local, shared: inServerCluster() };
 }
 
 const globalForLimits = globalThis as unknown as { feedbackLimiters?: Limiters };
@@ -108,16 +122,20 @@ const globalForLimits = globalThis as unknown as { feedbackLimiters?: Limiters }
 function limiters(): Limiters {
   if (!globalForLimits.feedbackLimiters) {
     const config = env();
-    const store = storeFor();
+    const { store, shared } = storeFor();
+    // Per key only: a service has few keys, where client addresses are many, and a request
+    // without a valid key is refused or signs in, seldom in a stream.
+    const byKey = (points: number): Limiter =>
+      shared ? new BatchedLimiter(store("key", points), (error) => log("warn", "adding rate-limit counts to the shared store failed", { reason: String(error) })) : store("key", points);
     globalForLimits.feedbackLimiters = {
-      key: config.RATE_LIMIT_PER_MINUTE ? store("key", config.RATE_LIMIT_PER_MINUTE) : undefined,
+      key: config.RATE_LIMIT_PER_MINUTE ? byKey(config.RATE_LIMIT_PER_MINUTE) : undefined,
       address: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE ? store("addr", config.RATE_LIMIT_ANONYMOUS_PER_MINUTE) : undefined,
     };
   }
   return globalForLimits.feedbackLimiters;
 }
 
-function headersOf(limiter: RateLimiterAbstract, res: RateLimiterRes): Record<string, string> {
+function headersOf(limiter: Limiter, res: RateLimiterRes): Record<string, string> {
   return {
     "RateLimit-Limit": String(limiter.points),
     "RateLimit-Remaining": String(Math.max(0, res.remainingPoints)),
