@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { BatchedLimiter, type Limiter } from "./batched-limiter";
+import { BatchedLimiter, type Limiter, MIN_MARGIN } from "./batched-limiter";
 
 /** A store shared by the limiters given it, as PostgreSQL is by processes, that notes each call. */
 function sharedStore(points: number): Limiter & { calls: number[]; count: (key: string) => Promise<number> } {
@@ -49,22 +49,59 @@ describe("batched rate limits", () => {
   });
 
   it("within half the limit, counts every request in the store, and refuses past it", async () => {
-    const store = sharedStore(10);
+    const store = sharedStore(2 * MIN_MARGIN);
     const limiter = new BatchedLimiter(store, noError, 60_000);
     const answers: boolean[] = [];
-    for (let i = 0; i < 12; i++) answers.push(await admitted(limiter, "key_b"));
-    assert.deepEqual(answers, [...Array(10).fill(true), false, false]);
-    // The first in the store; the next four from memory; the fifth with them; then one at a time.
-    assert.deepEqual(store.calls, [1, 5, 1, 1, 1, 1, 1, 1]);
-    assert.equal(await store.count("key_b"), 12);
+    for (let i = 0; i < 2 * MIN_MARGIN + 2; i++) answers.push(await admitted(limiter, "key_b"));
+    assert.deepEqual(answers, [...Array(2 * MIN_MARGIN).fill(true), false, false]);
+    // The first in the store; the next ones from memory while more than half is left; the one
+    // past that with them; then one at a time.
+    assert.deepEqual(store.calls, [1, MIN_MARGIN, ...Array(MIN_MARGIN + 1).fill(1)]);
+    assert.equal(await store.count("key_b"), 2 * MIN_MARGIN + 2);
   });
 
   it("holds the limit across processes sharing the store", async () => {
-    const store = sharedStore(20);
+    const store = sharedStore(2 * MIN_MARGIN);
     const processes = [new BatchedLimiter(store, noError, 60_000), new BatchedLimiter(store, noError, 60_000)];
     let admittedCount = 0;
-    for (let i = 0; i < 40; i++) if (await admitted(processes[i % 2] as Limiter, "key_c")) admittedCount++;
-    assert.equal(admittedCount, 20);
+    for (let i = 0; i < 4 * MIN_MARGIN; i++) if (await admitted(processes[i % 2] as Limiter, "key_c")) admittedCount++;
+    assert.equal(admittedCount, 2 * MIN_MARGIN);
+  });
+
+  it("counts a small limit exactly, every request in the store", async () => {
+    const store = sharedStore(MIN_MARGIN);
+    const processes = [new BatchedLimiter(store, noError, 60_000), new BatchedLimiter(store, noError, 60_000)];
+    const remaining: number[] = [];
+    for (let i = 0; i < 10; i++) remaining.push((await (processes[i % 2] as Limiter).consume("key_f")).remainingPoints);
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 10 }, (_, i) => MIN_MARGIN - 1 - i),
+    );
+    assert.equal(store.calls.length, 10);
+  });
+
+  it("counts the requests on their way to the store while it has not answered", async () => {
+    const store = sharedStore(1_000);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const slow: Limiter = {
+      points: store.points,
+      consume: async (key, points) => {
+        if (holding) await held;
+        return store.consume(key, points);
+      },
+    };
+    const limiter = new BatchedLimiter(slow, noError, 60_000);
+    for (let i = 0; i < 6; i++) await limiter.consume("key_g");
+    holding = true;
+    const flushed = limiter.flush();
+    assert.equal((await limiter.consume("key_g")).remainingPoints, 1_000 - 7, "the five being sent count");
+    release();
+    await flushed;
+    assert.equal((await limiter.consume("key_g")).remainingPoints, 1_000 - 8);
+    await limiter.flush();
+    assert.equal(await store.count("key_g"), 8);
   });
 
   it("sends waiting counts on its own after the flush interval, and reports a store that fails", async () => {

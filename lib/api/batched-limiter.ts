@@ -11,6 +11,11 @@ export type Limiter = Pick<RateLimiterAbstract, "points" | "consume">;
 
 /** How often counts waiting in memory are added to the store. */
 export const FLUSH_MS = 100;
+/**
+ * Requests are answered from memory only while more than this many are left, as well as half
+ * the limit: a small limit is counted exactly, each request in the store.
+ */
+export const MIN_MARGIN = 100;
 /** A key's count, as the store last gave it, is trusted for this long without asking again. */
 const FRESH_MS = 1_000;
 
@@ -23,17 +28,21 @@ interface KeyState {
   seenAt: number;
   /** Requests answered from memory, not yet added to the store. */
   pending: number;
+  /** Requests on their way to the store, which its last answer may not count yet. */
+  sending: number;
 }
 
 /**
  * Counts a request in memory while, by the store's last count and this process's requests since,
- * more than half of the key's limit is left (the margin); otherwise, or when that count is older
+ * more than half of the key's limit is left, and more than MIN_MARGIN requests (the margin);
+ * otherwise, or when that count is older
  * than FRESH_MS or from an ended window, counts it in the store together with the requests
  * waiting. Waiting requests go to the store every FLUSH_MS, so the other processes' requests the
  * margin has to cover are at most those of one flush: the limit is exceeded only by a key sending
  * more than half its per-minute limit within about FLUSH_MS (at the default 6,000 a minute,
  * 30,000 requests a second). A batch counted in the store after its window ended counts in the
- * next one: a key can be refused up to one flush's requests early.
+ * next one: a key can be refused up to one flush's requests early. While answered from memory,
+ * RateLimit-Remaining leaves out the other processes' requests since their last batch.
  */
 export class BatchedLimiter implements Limiter {
   private readonly keys = new Map<string, KeyState>();
@@ -49,15 +58,19 @@ export class BatchedLimiter implements Limiter {
     return this.store.points;
   }
 
+  private get margin(): number {
+    return Math.max(this.points / 2, MIN_MARGIN);
+  }
+
   async consume(key: string | number): Promise<RateLimiterRes> {
     const id = String(key);
     const now = Date.now();
     const state = this.keys.get(id);
-    if (state && now < state.resetAt && now - state.seenAt < FRESH_MS && state.consumed + state.pending + 1 <= this.points / 2) {
+    const known = state ? state.consumed + state.sending + state.pending : 0;
+    if (state && now < state.resetAt && now - state.seenAt < FRESH_MS && known + 1 <= this.points - this.margin) {
       state.pending += 1;
       this.schedule();
-      const consumed = state.consumed + state.pending;
-      return new RateLimiterRes(this.points - consumed, state.resetAt - now, consumed, false);
+      return new RateLimiterRes(this.points - known - 1, state.resetAt - now, known + 1, false);
     }
     const points = 1 + (state?.pending ?? 0);
     if (state) state.pending = 0;
@@ -66,11 +79,15 @@ export class BatchedLimiter implements Limiter {
 
   /** Adds `points` to the key's count in the store, and notes the store's answer. */
   private async count(id: string, points: number): Promise<RateLimiterRes> {
+    const state = this.keys.get(id);
+    if (state) state.sending += points;
     try {
       return this.note(id, await this.store.consume(id, points));
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) this.note(id, rejection);
       throw rejection;
+    } finally {
+      if (state) state.sending -= points;
     }
   }
 
@@ -79,7 +96,7 @@ export class BatchedLimiter implements Limiter {
     const resetAt = now + res.msBeforeNext;
     const state = this.keys.get(id);
     if (!state) {
-      this.keys.set(id, { consumed: res.consumedPoints, resetAt, seenAt: now, pending: 0 });
+      this.keys.set(id, { consumed: res.consumedPoints, resetAt, seenAt: now, pending: 0, sending: 0 });
       return res;
     }
     // Answers can come back out of order; within one window the count only grows.

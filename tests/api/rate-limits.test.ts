@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startApp, type TestApp } from "../support/app";
 import { dataset } from "../support/dataset";
+import { eventually } from "../support/eventually";
 import { type RedisServer, redisServerPath, startRedis } from "../support/redis";
 import { sql } from "../support/sql";
 
@@ -136,6 +137,29 @@ describe("shared by every process", () => {
     } finally {
       await second.stop();
       await first.stop();
+    }
+  });
+
+  it("far from the limit, counts reach the database in batches, and every request is counted", async (t) => {
+    const app = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
+    try {
+      const key = (await app.cli(["keys", "create", "--name", "batched"])).stdout.trim();
+      const remaining: number[] = [];
+      for (let i = 0; i < 30; i++) remaining.push(limits((await app.request("/api/v1/posts?limit=1", { key })).headers).remaining);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: 30 }, (_, i) => 999 - i),
+      );
+      if (app.engine !== "postgres") {
+        t.diagnostic("SQLite: one process counts in its memory, nothing to batch");
+        return;
+      }
+      const stored = async () => (await sql<{ points: number }>(app.databaseUrl, `SELECT "points" FROM "RateLimit" WHERE "key" LIKE 'key:%'`))[0]?.points;
+      await eventually(async () => (await stored()) === 30, "the database to hold all 30 requests");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(await stored(), 30, "and no more");
+    } finally {
+      await app.stop();
     }
   });
 
