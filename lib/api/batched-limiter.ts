@@ -1,3 +1,4 @@
+import "server-only";
 import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 
 // A key's requests counted in this process's memory while the key is far from its limit, and
