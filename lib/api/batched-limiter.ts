@@ -13,8 +13,8 @@ export type Limiter = Pick<RateLimiterAbstract, "points" | "consume">;
 /** How often counts waiting in memory are added to the store. */
 export const FLUSH_MS = 100;
 /**
- * Requests are answered from memory only while more than this many are left, as well as half
- * the limit: a small limit is counted exactly, each request in the store.
+ * Requests are answered from memory only while at least this many would be left after them, as
+ * well as half the limit: a limit of this or less is counted exactly, each request in the store.
  */
 export const MIN_MARGIN = 100;
 /** A key's count, as the store last gave it, is trusted for this long without asking again. */
@@ -34,16 +34,16 @@ interface KeyState {
 }
 
 /**
- * Counts a request in memory while, by the store's last count and this process's requests since,
- * more than half of the key's limit is left, and more than MIN_MARGIN requests (the margin);
- * otherwise, or when that count is older
- * than FRESH_MS or from an ended window, counts it in the store together with the requests
- * waiting. Waiting requests go to the store every FLUSH_MS, so the other processes' requests the
- * margin has to cover are at most those of one flush: the limit is exceeded only by a key sending
- * more than half its per-minute limit within about FLUSH_MS (at the default 6,000 a minute,
- * 30,000 requests a second). A batch counted in the store after its window ended counts in the
- * next one: a key can be refused up to one flush's requests early. While answered from memory,
- * RateLimit-Remaining leaves out the other processes' requests since their last batch.
+ * Counts a request in memory while, by the store's last count and this process's requests
+ * since, at least the margin would be left after it: half the key's limit, and MIN_MARGIN
+ * requests. Otherwise, or when that count is older than FRESH_MS or from an ended window, counts
+ * it in the store together with the requests waiting. Waiting requests go to the store every
+ * FLUSH_MS, so the other processes' requests the margin has to cover are at most those of one
+ * flush: the limit is exceeded only by a key sending more than half its per-minute limit within
+ * about FLUSH_MS (at the default 6,000 a minute, 30,000 requests a second). A batch counted in
+ * the store after its window ended counts in the next one: a key can be refused up to one
+ * flush's requests early. While answered from memory, RateLimit-Remaining leaves out the other
+ * processes' requests since their last batch.
  */
 export class BatchedLimiter implements Limiter {
   private readonly keys = new Map<string, KeyState>();

@@ -125,8 +125,8 @@ function limiters(): Limiters {
     const { store, shared } = storeFor();
     // Per key only: a service has few keys, where client addresses are many, and a request
     // without a valid key is refused or signs in, seldom in a stream.
-    const byKey = (points: number): Limiter =>
-      shared ? new BatchedLimiter(store("key", points), (error) => log("warn", "adding rate-limit counts to the shared store failed", { reason: String(error) })) : store("key", points);
+    const failed = (error: unknown) => log("warn", "adding rate-limit counts to the shared store failed", { reason: String(error) });
+    const byKey = (points: number): Limiter => (shared ? new BatchedLimiter(store("key", points), failed) : store("key", points));
     globalForLimits.feedbackLimiters = {
       key: config.RATE_LIMIT_PER_MINUTE ? byKey(config.RATE_LIMIT_PER_MINUTE) : undefined,
       address: config.RATE_LIMIT_ANONYMOUS_PER_MINUTE ? store("addr", config.RATE_LIMIT_ANONYMOUS_PER_MINUTE) : undefined,
