@@ -140,7 +140,7 @@ describe("shared by every process", () => {
     }
   });
 
-  it("far from the limit, counts reach the database in batches, and every request is counted", async (t) => {
+  it("far from the limit, each request is counted once: Remaining falls by one a request, and the database ends with all of them and no more", async (t) => {
     const app = await startApp({ env: { RATE_LIMIT_PER_MINUTE: "1000" } });
     try {
       const key = (await app.cli(["keys", "create", "--name", "batched"])).stdout.trim();
