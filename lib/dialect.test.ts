@@ -96,6 +96,13 @@ describe("PostgreSQL's searches by words", () => {
     assert.equal(sqlite.wordsHolding("Post", ["okta"], 65), null);
   });
 
+  it("read a table's whole word list with its counts and version, on one snapshot, and nowhere on SQLite", () => {
+    const list = postgres.wordList("Post", 200_001);
+    assert.match(list?.text.replace(/\s+/g, " ") ?? "", /^SELECT w\."word", r\."boardId", r\."statusId", r\."rows", v\."version" AS "dataVersion" FROM "DataVersion" v LEFT JOIN "SearchWord" w ON w\."table" = v\."name" LEFT JOIN "SearchWordRows" r ON r\."table" = w\."table" AND r\."word" = w\."word" WHERE v\."name" = \$1 LIMIT \$2$/);
+    assert.deepEqual(list?.values, ["Post", 200_001]);
+    assert.equal(sqlite.wordList("Post", 10), null);
+  });
+
   it("count each word's rows with the words, in the table searched, by the filters asked for", () => {
     const filtered = postgres.wordsHolding("Post", ["okta"], 65, { boardId: "b1", statusId: "s1" });
     const text = filtered?.text.replace(/\s+/g, " ") ?? "";

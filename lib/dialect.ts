@@ -100,6 +100,13 @@ export interface Dialect {
    */
   wordsHolding(table: SearchTable, terms: string[], limit: number, counted?: WordFilters): Prisma.Sql | null;
   /**
+   * Every word wordsHolding looks in, each with its rows' counts by board and status ("word",
+   * "boardId", "statusId", "rows"; a word with no counts once, with nulls), and the table's
+   * version ("dataVersion"), on one snapshot; at most `limit` rows. Null where words are not
+   * looked up in the database.
+   */
+  wordList(table: SearchTable, limit: number): Prisma.Sql | null;
+  /**
    * How many rows of `table` hold, for each group of `keys`, one of its keys ("total", at most
    * `limit` + 1): a group is a term's words, or a filter's keys (bitsKey: a board, a status, any
    * of a list's labels), from bitmaps of each key's rows that the writes keep; one statement, at
@@ -341,6 +348,7 @@ export const sqlite: Dialect = {
   // Not the filter keys: a term must not be found inside one (a key holds "ς", no text does).
   words: (table) => Prisma.raw(`SELECT "term", "doc" FROM "${table}WordsVocab" WHERE instr("term", '${KEY_MARK}') = 0`),
   wordsHolding: () => null,
+  wordList: () => null,
   countByWordBits: () => null,
   boardAndStatus: () => null,
   shortTermShares: () => null,
@@ -464,6 +472,12 @@ export const postgres: Dialect = {
     return Prisma.sql`SELECT h."term", h."word", ${rows} AS "rows", v."version" AS "dataVersion"
       FROM "DataVersion" v LEFT JOIN (${held}) h ON true WHERE v."name" = ${table}`;
   },
+  wordList: (table, limit) =>
+    Prisma.sql`SELECT w."word", r."boardId", r."statusId", r."rows", v."version" AS "dataVersion"
+      FROM "DataVersion" v
+      LEFT JOIN "SearchWord" w ON w."table" = v."name"
+      LEFT JOIN "SearchWordRows" r ON r."table" = w."table" AND r."word" = w."word"
+      WHERE v."name" = ${table} LIMIT ${limit}`,
   // The post_word_bits and changelog_word_bits migrations' bitmaps: each group's keys ORed chunk
   // by chunk, the groups ANDed, the bits counted. A chunk that lacks a group's keys holds none of
   // its rows, so the joins keep only chunks every group has.

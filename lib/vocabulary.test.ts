@@ -10,6 +10,7 @@ import {
   EXPAND_TRIGRAMS,
   EXPAND_WORDS,
   expansionsOf,
+  heldIn,
   heldKeys,
   heldTerms,
   INDEX_SHARE,
@@ -23,6 +24,7 @@ import {
   VOCABULARY_CHUNK,
   type VocabularyRow,
   type VocabularyStatements,
+  type WordCount,
   type WordFilters,
   vocabularyOf,
   vocabularyRead,
@@ -565,5 +567,32 @@ describe("reading a vocabulary on a real index", () => {
     });
     assert.ok(rows);
     assert.equal(vocabularyOf(rows, true).version + 1, (database.prepare(`SELECT "version" FROM "DataVersion" WHERE "name" = 'Post'`).get() as { version: number }).version);
+  });
+});
+
+describe("a search's words found in a table's word list (PostgreSQL)", () => {
+  const count = (boardId: string, statusId: string, rows: number): WordCount => ({ boardId, statusId, rows });
+  const list = (words: [string, WordCount[]][], tooLong = false) => ({ version: 9, words: new Map(words), tooLong });
+
+  it("are the words that contain each term, as the database's lookup gives them, with their counts by the filters asked for", () => {
+    const words = list([
+      ["okta", [count("b1", "s1", 3), count("b1", "", 2), count("b2", "s1", 5)]],
+      ["oktas", [count("b2", "s2", 1)]],
+      ["gone", []],
+      ["other", [count("b1", "s1", 7)]],
+    ]);
+    assert.deepEqual(heldIn(words, ["okta", "zzz"], undefined), { holding: new Map([["okta", ["okta", "oktas"]], ["zzz", []]]), wordRows: undefined, version: 9 });
+    const onBoard = heldIn(words, ["kta"], { boardId: "b1" });
+    assert.deepEqual(onBoard.wordRows, { filters: { boardId: "b1" }, rows: new Map([["okta", 5], ["oktas", 0]]) });
+    assert.deepEqual(heldIn(words, ["kta"], { boardId: "b2", statusId: "s1" }).wordRows?.rows, new Map([["okta", 5], ["oktas", 0]]));
+    assert.deepEqual(heldIn(words, ["kta", "gone"], {}).wordRows?.rows, new Map([["okta", 10], ["oktas", 1], ["gone", 0]]));
+    // No term in any word: nothing to count.
+    assert.equal(heldIn(words, ["zzz"], {}).wordRows, undefined);
+  });
+
+  it("leave out a term in more than EXPAND_WORDS words, and every term once a text held a word too long for the index", () => {
+    const many = list(Array.from({ length: EXPAND_WORDS + 1 }, (_, i): [string, WordCount[]] => [`set${i}`, [count("b1", "s1", 1)]]));
+    assert.deepEqual(heldIn(many, ["set", "set1"], {}).holding, new Map([["set1", ["set1", "set10", "set11", "set12", "set13", "set14", "set15", "set16", "set17", "set18", "set19"]]]));
+    assert.deepEqual(heldIn(list([["okta", []], ["", []]], true), ["okta"], {}), { holding: new Map(), version: 9 });
   });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import pLimit, { type LimitFunction } from "p-limit";
 import { Prisma, read } from "./db";
 import { type Dialect, dialect, type Expansions, isShort, type SearchTable, type WordFilters } from "./dialect";
+import { withoutKeyCheck } from "./auth/key-check";
 import { log } from "./log";
 import { rowType } from "./rows";
 import { dataVersionColumn, SEARCH_TOTAL_LIMIT, versionOf } from "./totals";
@@ -628,7 +629,7 @@ export function heldTerms(vocabulary: Vocabulary, terms: string[], places: Reado
 const wordRow = rowType<{ term: string | null; word: string | null; rows: number | null; dataVersion: number }>({ rows: "int", dataVersion: "int" });
 
 /** What wordsHolding reads: each term's words, their counts where asked for, and the table's version. */
-interface HeldWords {
+export interface HeldWords {
   holding: Map<string, string[]>;
   wordRows?: TermPlan["wordRows"];
   version?: number;
@@ -645,12 +646,63 @@ const REMEMBERED_SEARCHES = 5_000;
  * otherwise have every search in flight read its list twice after each write.
  */
 const DOUBT_MS = 1_000;
+/**
+ * A table's word list (WordList) is kept only while it has at most this many rows of counts
+ * (a word's counts are a row for each board and status holding it): the seed's million posts
+ * have 11,935 for 341 words, read in 15-25 ms. Past it, each search reads its own words.
+ */
+const WORD_LIST_ROWS = 200_000;
+/** How long a table whose word list was too long to keep waits before it is read again. */
+const WORD_LIST_RETRY_MS = 10 * 60_000;
+
+/** A word's counts of rows, by board and status (wordsHolding's `counted`). */
+export interface WordCount {
+  boardId: string;
+  statusId: string;
+  rows: number;
+}
+
+/**
+ * PostgreSQL: every word of a table (its "SearchWord" rows) with their counts, as read at
+ * `version`; `tooLong` when a text held a word too long for the index.
+ */
+export interface WordList {
+  version: number;
+  words: Map<string, WordCount[]>;
+  tooLong: boolean;
+}
+
+const wordListRow = rowType<{ word: string | null; boardId: string | null; statusId: string | null; rows: number | null; dataVersion: number }>({
+  rows: "int",
+  dataVersion: "int",
+});
+
+/** What wordsHolding would read for `terms` at the list's version, found in the list. */
+export function heldIn(list: WordList, terms: string[], counted: WordFilters | undefined): HeldWords & { version: number } {
+  if (list.tooLong) return { holding: new Map(), version: list.version };
+  const holding = new Map<string, string[]>();
+  const wordRows = new Map<string, number>();
+  for (const term of terms) {
+    const words: string[] = [];
+    for (const word of list.words.keys()) if (word.includes(term) && words.push(word) > EXPAND_WORDS) break;
+    if (words.length > EXPAND_WORDS) continue;
+    holding.set(term, words);
+    for (const word of counted ? words : []) {
+      const counts = list.words.get(word) ?? [];
+      const kept = counts.filter((count) => (!counted?.boardId || count.boardId === counted.boardId) && (!counted?.statusId || count.statusId === counted.statusId));
+      wordRows.set(word, kept.reduce((sum, count) => sum + count.rows, 0));
+    }
+  }
+  return { holding, wordRows: counted && wordRows.size ? { filters: counted, rows: wordRows } : undefined, version: list.version };
+}
 
 /**
  * PostgreSQL: the words of a search's terms (wordsHolding), remembered by the table version
- * they were read at, so that a later search of the same terms at that version spares the
- * statement (0.5-1.5 ms of a search's time at a million posts, more on a busy machine;
- * moderators and integrations search the same words again and again). Unlike SQLite's vocabulary, PostgreSQL's words are
+ * they were read at, so that a later search at that version spares the statement (0.5-1.5 ms
+ * of a search's time at a million posts, more on a busy machine). Two ways: the words of each
+ * search made before, and the table's whole word list with its counts (WordList), read in the
+ * background once a search sees a version the list is not of, which answers a search never made
+ * before. Unlike SQLite's vocabulary, PostgreSQL's words are
  * read with no separate look at the version: a search uses remembered words only while they
  * are of the newest version this process has seen, and listWithTermPlan reads the list with
  * them and then checks that the table was still at that version, which the list's rows carry
@@ -660,16 +712,30 @@ class RememberedWords {
   private readonly searches = new Map<string, HeldWords & { version: number }>();
   private readonly newest = new Map<SearchTable, number>();
   private readonly doubtedUntil = new Map<SearchTable, number>();
+  private readonly lists = new Map<SearchTable, WordList>();
+  private readonly reading = new Set<SearchTable>();
+  /** When each table's word list may next be read, so that reading them stays within BUILD_SHARE of a connection. */
+  private readonly nextRead = new Map<SearchTable, number>();
 
   private static keyOf(table: SearchTable, terms: string[], counted: WordFilters | undefined): string {
     return JSON.stringify([table, counted ? [counted.boardId ?? null, counted.statusId ?? null] : null, terms]);
   }
 
-  /** The words remembered for these terms, when they are of the newest version seen and the table is not in doubt. */
+  /**
+   * The words for these terms, remembered or found in the word list, when they are of the
+   * newest version seen and the table is not in doubt. A word list of another version is read again.
+   */
   at(table: SearchTable, terms: string[], counted: WordFilters | undefined): (HeldWords & { version: number }) | undefined {
-    if (!terms.length || Date.now() < (this.doubtedUntil.get(table) ?? 0)) return undefined;
-    const known = this.searches.get(RememberedWords.keyOf(table, terms, counted));
-    return known && known.version === this.newest.get(table) ? known : undefined;
+    if (!terms.length) return undefined;
+    const newest = this.newest.get(table);
+    const list = this.lists.get(table);
+    if (list?.version !== newest || newest === undefined) this.readList(table);
+    if (Date.now() < (this.doubtedUntil.get(table) ?? 0)) return undefined;
+    const key = RememberedWords.keyOf(table, terms, counted);
+    const known = this.searches.get(key);
+    if (known && known.version === newest) return known;
+    if (!list || list.version !== newest) return undefined;
+    return this.remember(key, heldIn(list, terms, counted));
   }
 
   /** Remembers words just read, and their version as the newest seen; gives them back. */
@@ -677,8 +743,12 @@ class RememberedWords {
     if (held.version === undefined || !terms.length) return held;
     this.saw(table, held.version);
     if (held.version !== this.newest.get(table)) return held;
+    return this.remember(RememberedWords.keyOf(table, terms, counted), { ...held, version: held.version });
+  }
+
+  private remember(key: string, held: HeldWords & { version: number }): HeldWords & { version: number } {
     if (this.searches.size >= REMEMBERED_SEARCHES) this.searches.clear();
-    this.searches.set(RememberedWords.keyOf(table, terms, counted), { ...held, version: held.version });
+    this.searches.set(key, held);
     return held;
   }
 
@@ -690,6 +760,44 @@ class RememberedWords {
   /** Remembered words of the table were out of date: read them for a while. */
   doubt(table: SearchTable): void {
     this.doubtedUntil.set(table, Date.now() + DOUBT_MS);
+  }
+
+  /** Reads the table's word list in the background, unless a read is under way or was too recent. */
+  private readList(table: SearchTable): void {
+    const sql = dialect.wordList(table, WORD_LIST_ROWS + 1);
+    if (!sql || this.reading.has(table) || Date.now() < (this.nextRead.get(table) ?? 0)) return;
+    this.reading.add(table);
+    const started = Date.now();
+    let wait = 0;
+    // Not the request's read: it carries no key check, and no answer waits for it.
+    withoutKeyCheck(() => read(sql, wordListRow))
+      .then((rows) => {
+        if (rows.length > WORD_LIST_ROWS) {
+          this.lists.delete(table);
+          wait = WORD_LIST_RETRY_MS;
+          log("warn", "a table's words have too many counts to remember; each search reads its own words", { table, limit: WORD_LIST_ROWS });
+          return;
+        }
+        const list: WordList = { version: rows[0]?.dataVersion ?? -1, words: new Map(), tooLong: false };
+        for (const { word, boardId, statusId, rows: count } of rows) {
+          if (word === null) continue;
+          // The word_index migration keeps a word too long for the index as the empty string.
+          if (word === "") list.tooLong = true;
+          const counts = list.words.get(word) ?? [];
+          if (boardId !== null && statusId !== null && count !== null) counts.push({ boardId, statusId, rows: count });
+          list.words.set(word, counts);
+        }
+        this.saw(table, list.version);
+        if ((this.lists.get(table)?.version ?? -1) < list.version) this.lists.set(table, list);
+        log("info", "read a table's words for searches", { table, words: list.words.size, counts: rows.length, version: list.version, ms: Date.now() - started });
+      })
+      .catch((error: unknown) => {
+        log("warn", "reading a table's words failed; each search reads its own words", { table, reason: error instanceof Error ? error.message : String(error) });
+      })
+      .finally(() => {
+        this.nextRead.set(table, Date.now() + Math.max(wait, (Date.now() - started) / BUILD_SHARE));
+        this.reading.delete(table);
+      });
   }
 }
 

@@ -29,6 +29,15 @@ export function withKeyCheck<T>(check: KeyCheck, work: () => Promise<T>): Promis
   return checks.run(check, work);
 }
 
+/**
+ * Starts `work` outside any request's check: a read a request sets going in the background for
+ * every later search (lib/vocabulary.ts's word lists) must not carry the request's key, nor
+ * keep its answer waiting.
+ */
+export function withoutKeyCheck<T>(work: () => T): T {
+  return checks.exit(work);
+}
+
 /** The check a read should carry: the request's, until a read has seen the key. */
 export function pendingKeyCheck(): KeyCheck | undefined {
   const check = checks.getStore();
