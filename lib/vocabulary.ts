@@ -649,7 +649,7 @@ const DOUBT_MS = 1_000;
 /**
  * A table's word list (WordList) is kept only while it has at most this many rows of counts
  * (a word's counts are a row for each board and status holding it): the seed's million posts
- * have 11,935 for 341 words, read in 15-25 ms. Past it, each search reads its own words.
+ * have 11,935 for 341 words, a statement of 15-23 ms. Past it, each search reads its own words.
  */
 const WORD_LIST_ROWS = 200_000;
 /** How long a table whose word list was too long to keep waits before it is read again. */
