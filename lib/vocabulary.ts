@@ -648,8 +648,9 @@ const REMEMBERED_SEARCHES = 5_000;
 const DOUBT_MS = 1_000;
 /**
  * A table's word list (WordList) is kept only while it has at most this many rows of counts
- * (a word's counts are a row for each board and status holding it): the seed's million posts
- * have 11,935 for 341 words, a statement of 15-23 ms. Past it, each search reads its own words.
+ * (a word's counts are a row for each board and status holding it), and at most MAX_WORDS
+ * words: the seed's million posts have 11,935 for 341 words, a statement of 15-23 ms. Past
+ * either, each search reads its own words.
  */
 const WORD_LIST_ROWS = 200_000;
 /** How long a table whose word list was too long to keep waits before it is read again. */
@@ -772,20 +773,21 @@ class RememberedWords {
     // Not the request's read: it carries no key check, and no answer waits for it.
     withoutKeyCheck(() => read(sql, wordListRow))
       .then((rows) => {
-        if (rows.length > WORD_LIST_ROWS) {
-          this.lists.delete(table);
-          wait = WORD_LIST_RETRY_MS;
-          log("warn", "a table's words have too many counts to remember; each search reads its own words", { table, limit: WORD_LIST_ROWS });
-          return;
-        }
         const list: WordList = { version: rows[0]?.dataVersion ?? -1, words: new Map(), tooLong: false };
-        for (const { word, boardId, statusId, rows: count } of rows) {
+        for (const { word, boardId, statusId, rows: count } of rows.length > WORD_LIST_ROWS ? [] : rows) {
           if (word === null) continue;
           // The word_index migration keeps a word too long for the index as the empty string.
           if (word === "") list.tooLong = true;
           const counts = list.words.get(word) ?? [];
           if (boardId !== null && statusId !== null && count !== null) counts.push({ boardId, statusId, rows: count });
           list.words.set(word, counts);
+        }
+        // A search looks for its terms in every word, on the event loop: as many as SQLite's vocabulary holds.
+        if (rows.length > WORD_LIST_ROWS || list.words.size > MAX_WORDS) {
+          this.lists.delete(table);
+          wait = WORD_LIST_RETRY_MS;
+          log("warn", "a table has too many words to remember; each search reads its own words", { table, words: MAX_WORDS, counts: WORD_LIST_ROWS });
+          return;
         }
         this.saw(table, list.version);
         if ((this.lists.get(table)?.version ?? -1) < list.version) this.lists.set(table, list);

@@ -932,6 +932,21 @@ describe("longer terms through the word index", () => {
     } finally {
       if (postgres) await sql(app.databaseUrl, `INSERT INTO "SearchWord" ("table", "word") VALUES ('Post', 'digests')`);
     }
+    if (!postgres) return;
+    // A table with more words than a search may look through on the event loop (MAX_WORDS,
+    // 20,000) is not held: after the next write, each search reads its own words again.
+    const tooMany = () => logLines(app, "a table has too many words to remember; each search reads its own words").filter((line) => line.table === "Post").length;
+    await sql(app.databaseUrl, `INSERT INTO "SearchWord" ("table", "word") SELECT 'Post', 'zzfill' || n FROM generate_series(1, 20001) AS n`);
+    try {
+      await sql(app.databaseUrl, `UPDATE "Post" SET "upvotes" = "upvotes" + 1 WHERE "id" = ?`, [top]);
+      await eventually(async () => {
+        await checkSearch("digests", "while the words are read again");
+        return tooMany() > 0;
+      }, "the posts' words found too many to hold");
+      assert.ok((await checkSearch("igests", "a part of a word, its words read for it")) > 50);
+    } finally {
+      await sql(app.databaseUrl, `DELETE FROM "SearchWord" WHERE "table" = 'Post' AND "word" LIKE 'zzfill%'`);
+    }
   });
 
   it("stays exact when a write adds a word to a term's words that searches before it remembered (PostgreSQL remembers them)", async () => {
