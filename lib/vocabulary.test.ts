@@ -29,6 +29,7 @@ import {
   vocabularyOf,
   vocabularyRead,
   vocabularyStatements,
+  wordListOf,
 } from "./vocabulary";
 
 const trigram = (term: string, doc = 1): VocabularyRow => ({ term, doc, text: null, word: null, dataVersion: 7 });
@@ -588,6 +589,15 @@ describe("a search's words found in a table's word list (PostgreSQL)", () => {
     assert.deepEqual(heldIn(words, ["kta", "gone"], {}).wordRows?.rows, new Map([["okta", 10], ["oktas", 1], ["gone", 0]]));
     // No term in any word: nothing to count.
     assert.equal(heldIn(words, ["zzz"], {}).wordRows, undefined);
+  });
+
+  it("are read from the statement's rows: each word once with its counts, none for a word no row counts, the version without words", () => {
+    const at = (word: string | null, boardId: string | null = null, statusId: string | null = null, rows: number | null = null) => ({ word, boardId, statusId, rows, dataVersion: 4 });
+    const list = wordListOf([at("okta", "b1", "s1", 3), at("gone"), at("okta", "b2", "", 1)]);
+    assert.deepEqual(list, { version: 4, words: new Map([["okta", [count("b1", "s1", 3), count("b2", "", 1)]], ["gone", []]]), tooLong: false });
+    assert.deepEqual(wordListOf([at(null)]), { version: 4, words: new Map(), tooLong: false });
+    assert.equal(wordListOf([at("okta"), at("")]).tooLong, true);
+    assert.equal(wordListOf([]).version, -1);
   });
 
   it("leave out a term in more than EXPAND_WORDS words, and every term once a text held a word too long for the index", () => {

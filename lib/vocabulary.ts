@@ -649,8 +649,9 @@ const DOUBT_MS = 1_000;
 /**
  * A table's word list (WordList) is kept only while it has at most this many rows of counts
  * (a word's counts are a row for each board and status holding it), and at most MAX_WORDS
- * words: the seed's million posts have 11,935 for 341 words, a statement of 15-23 ms. Past
- * either, each search reads its own words.
+ * words: the seed's million posts have 11,935 for 341 words, a statement of 15-23 ms. Making
+ * the list runs on the event loop, about 20 ms for 200,000 rows. Past either, each search
+ * reads its own words.
  */
 const WORD_LIST_ROWS = 200_000;
 /** How long a table whose word list was too long to keep waits before it is read again. */
@@ -673,10 +674,23 @@ export interface WordList {
   tooLong: boolean;
 }
 
-const wordListRow = rowType<{ word: string | null; boardId: string | null; statusId: string | null; rows: number | null; dataVersion: number }>({
-  rows: "int",
-  dataVersion: "int",
-});
+const wordListRow = rowType<WordListRow>({ rows: "int", dataVersion: "int" });
+
+type WordListRow = { word: string | null; boardId: string | null; statusId: string | null; rows: number | null; dataVersion: number };
+
+/** The rows Dialect.wordList reads, as a WordList (each word once, with its counts). */
+export function wordListOf(rows: readonly WordListRow[]): WordList {
+  const list: WordList = { version: rows[0]?.dataVersion ?? -1, words: new Map(), tooLong: false };
+  for (const { word, boardId, statusId, rows: count } of rows) {
+    if (word === null) continue;
+    // The word_index migration keeps a word too long for the index as the empty string.
+    if (word === "") list.tooLong = true;
+    const counts = list.words.get(word) ?? [];
+    if (boardId !== null && statusId !== null && count !== null) counts.push({ boardId, statusId, rows: count });
+    list.words.set(word, counts);
+  }
+  return list;
+}
 
 /** What wordsHolding would read for `terms` at the list's version, found in the list. */
 export function heldIn(list: WordList, terms: string[], counted: WordFilters | undefined): HeldWords & { version: number } {
@@ -765,25 +779,18 @@ class RememberedWords {
 
   /** Reads the table's word list in the background, unless a read is under way or was too recent. */
   private readList(table: SearchTable): void {
+    if (this.reading.has(table) || Date.now() < (this.nextRead.get(table) ?? 0)) return;
     const sql = dialect.wordList(table, WORD_LIST_ROWS + 1);
-    if (!sql || this.reading.has(table) || Date.now() < (this.nextRead.get(table) ?? 0)) return;
+    if (!sql) return;
     this.reading.add(table);
     const started = Date.now();
     let wait = 0;
     // Not the request's read: it carries no key check, and no answer waits for it.
     withoutKeyCheck(() => read(sql, wordListRow))
       .then((rows) => {
-        const list: WordList = { version: rows[0]?.dataVersion ?? -1, words: new Map(), tooLong: false };
-        for (const { word, boardId, statusId, rows: count } of rows.length > WORD_LIST_ROWS ? [] : rows) {
-          if (word === null) continue;
-          // The word_index migration keeps a word too long for the index as the empty string.
-          if (word === "") list.tooLong = true;
-          const counts = list.words.get(word) ?? [];
-          if (boardId !== null && statusId !== null && count !== null) counts.push({ boardId, statusId, rows: count });
-          list.words.set(word, counts);
-        }
         // A search looks for its terms in every word, on the event loop: as many as SQLite's vocabulary holds.
-        if (rows.length > WORD_LIST_ROWS || list.words.size > MAX_WORDS) {
+        const list = rows.length > WORD_LIST_ROWS ? null : wordListOf(rows);
+        if (!list || list.words.size > MAX_WORDS) {
           this.lists.delete(table);
           wait = WORD_LIST_RETRY_MS;
           log("warn", "a table has too many words to remember; each search reads its own words", { table, words: MAX_WORDS, counts: WORD_LIST_ROWS });
